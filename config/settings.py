@@ -1,0 +1,281 @@
+"""Tidings settings: one module, every value from the environment with a safe default.
+
+See the configuration table in README.md. Helpers in config/env.py refuse malformed values.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy as _
+
+from config.env import (
+    env_bool,
+    env_int,
+    env_list,
+    env_str,
+    parse_database_url,
+    parse_redis_url,
+)
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+DATA_DIR = Path(env_str("TIDINGS_DATA_DIR") or BASE_DIR / "var")
+
+DEBUG = env_bool("DEBUG", default=False)
+
+SECRET_KEY = env_str("SECRET_KEY")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "SECRET_KEY is required when DEBUG is off. Set SECRET_KEY to a long random string "
+            "(python -c 'import secrets; print(secrets.token_urlsafe(50))'), or DEBUG=1 for "
+            "local development."
+        )
+    SECRET_KEY = "django-insecure-local-development-only-never-use-in-production"  # noqa: S105
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django.contrib.humanize",
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "django_q",
+    "ingest",
+    "digests",
+    "inbox",
+    "topics",
+    "billing",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "inbox.middleware.UserPreferenceMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database ---------------------------------------------------------------------------
+DATABASE_URL = env_str("DATABASE_URL")
+if DATABASE_URL:
+    DATABASES = {"default": parse_database_url(DATABASE_URL, base_dir=BASE_DIR)}
+else:
+    DATA_DIR.mkdir(parents=True, exist_ok=True)
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": DATA_DIR / "tidings.sqlite3",
+        }
+    }
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    # WAL lets the web process read while the worker writes; the timeout waits out short locks.
+    DATABASES["default"]["OPTIONS"] = {
+        "timeout": 20,
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Cache and queue --------------------------------------------------------------------
+REDIS_URL = parse_redis_url(env_str("REDIS_URL")) if env_str("REDIS_URL") else ""
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "tidings"),
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# django-q2 delivers a task at least once: a task that outlives `timeout` is killed and handed
+# out again after `retry`, so retry must exceed timeout and every task must be idempotent.
+Q_CLUSTER = {
+    "name": "tidings",
+    "workers": env_int("Q_WORKERS", 2, minimum=1),
+    "timeout": env_int("Q_TIMEOUT", 300, minimum=10),
+    "retry": env_int("Q_TIMEOUT", 300, minimum=10) + 60,
+    "max_attempts": 3,
+    "queue_limit": 50,
+    "save_limit": 500,
+    # After downtime the scheduler runs the tick once, not once per missed minute.
+    "catch_up": False,
+    "ack_failures": True,
+    "label": "Task queue",
+}
+if REDIS_URL:
+    Q_CLUSTER["redis"] = REDIS_URL
+else:
+    Q_CLUSTER["orm"] = "default"
+    Q_CLUSTER["poll"] = 1
+
+# --- Auth -------------------------------------------------------------------------------
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+AUTHENTICATION_BACKENDS = ["inbox.auth_backends.EmailBackend"]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "inbox:index"
+LOGOUT_REDIRECT_URL = "home"
+LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
+LOGIN_FAILURE_WINDOW_SECONDS = env_int("LOGIN_FAILURE_WINDOW_SECONDS", 900, minimum=1)
+
+# --- Internationalization ---------------------------------------------------------------
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", _("English")), ("zh-hans", _("Simplified Chinese"))]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+# --- Static files and storage -----------------------------------------------------------
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+MEDIA_ROOT = DATA_DIR / "media"
+MEDIA_URL = "media/"
+
+_S3_BUCKET = env_str("STORAGE_S3_BUCKET")
+if _S3_BUCKET:
+    _default_storage = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": _S3_BUCKET,
+            "endpoint_url": env_str("STORAGE_S3_ENDPOINT_URL") or None,
+            "access_key": env_str("STORAGE_S3_ACCESS_KEY") or None,
+            "secret_key": env_str("STORAGE_S3_SECRET_KEY") or None,
+            "region_name": env_str("STORAGE_S3_REGION") or None,
+            "default_acl": None,
+            "querystring_auth": True,
+        },
+    }
+else:
+    _default_storage = {"BACKEND": "django.core.files.storage.FileSystemStorage"}
+STORAGES = {
+    "default": _default_storage,
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+
+# --- Email ------------------------------------------------------------------------------
+EMAIL_HOST = env_str("EMAIL_HOST")
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = env_int("EMAIL_PORT", 587, minimum=1)
+    EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
+    EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=EMAIL_PORT == 587)
+    EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", default=EMAIL_PORT == 465)
+    EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 20, minimum=1)
+else:
+    # No SMTP configured: print emails (password resets too) on the web process's console.
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Tidings <tidings@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+# --- Security (production) --------------------------------------------------------------
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", default=not DEBUG)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", default=not DEBUG)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not DEBUG)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31_536_000, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not DEBUG)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+if env_bool("TRUST_X_FORWARDED_PROTO", default=False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# --- API --------------------------------------------------------------------------------
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "inbox.authentication.BearerTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "inbox.api_errors.exception_handler",
+    "DEFAULT_PAGINATION_CLASS": "inbox.api_pagination.NewestFirstCursorPagination",
+    "PAGE_SIZE": 50,
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env_str("API_ANON_RATE", "60/min"),
+        "user": env_str("API_USER_RATE", "600/min"),
+    },
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Tidings API",
+    "DESCRIPTION": "Subscriptions, runs, inbox and sources. Authenticate with "
+    "`Authorization: Bearer <token>` using a personal API token.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# --- Product settings -------------------------------------------------------------------
+ANTHROPIC_API_KEY = env_str("ANTHROPIC_API_KEY")
+LLM_MODEL = env_str("LLM_MODEL", "claude-sonnet-4-5")
+SEARXNG_URL = env_str("SEARXNG_URL")
+
+FETCH_USER_AGENT = env_str("FETCH_USER_AGENT", f"Tidings/0.1 (+{SITE_URL}; feed and page fetcher)")
+FETCH_EXTRA_ALLOWED_PORTS = [int(p) for p in env_list("FETCH_EXTRA_ALLOWED_PORTS")]
+# Test-only: hostnames (not addresses) that may resolve to loopback, for fixture servers.
+# Never read from the environment or user input; tests switch it on with override_settings.
+FETCH_TEST_ONLY_LOOPBACK_HOSTS: tuple[str, ...] = ()
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {"django": {"level": "INFO", "propagate": True}},
+}

@@ -1,0 +1,12 @@
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("", include("topics.urls")),
+    path("accounts/", include("inbox.account_urls")),
+    path("inbox/", include("inbox.urls")),
+    path("subscriptions/", include("digests.urls")),
+    path("sources/", include("ingest.urls")),
+    path("api/", include("config.api_urls")),
+    path("admin/", admin.site.urls),
+]

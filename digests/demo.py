@@ -1,0 +1,75 @@
+"""The offline demo: sample feeds, a demo user with subscriptions, one run each. Idempotent."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+
+from digests import runner, subscriptions
+from digests.models import Subscription
+from inbox.accounts import sign_up
+from ingest.demo_feeds import write_demo_feeds
+from ingest.sources import add_to_library, ensure_file_source
+
+DEMO_EMAIL = "demo@tidings.local"
+DEMO_PASSWORD = "read-the-tidings-demo"  # noqa: S105 - printed on purpose: local demo only
+DEMO_TEMPLATES = ("ai-daily", "security-daily", "engineering-deep-dives")
+CUSTOM_SUBSCRIPTION = {
+    "name": "Climate & energy",
+    "topic": "Climate and clean energy",
+    "interests": ["solar", "grid", "heat pump", "battery", "climate", "emissions"],
+    "cron": "0 18 * * 1-5",
+    "timezone": "UTC",
+    "length": "brief",
+}
+
+
+@dataclass
+class DemoResult:
+    user_email: str
+    password: str
+    items_inserted: int
+    runs_made: int
+    delivered: int
+
+
+def set_up_demo(*, now: datetime) -> DemoResult:
+    User = get_user_model()
+    user = User.objects.filter(username=DEMO_EMAIL).first()
+    if user is None:
+        user = sign_up(email=DEMO_EMAIL, password=DEMO_PASSWORD, now=now)
+        user.is_staff = True
+        user.is_superuser = True  # the demo admin can explore /admin/ too
+        user.save(update_fields=["is_staff", "is_superuser"])
+
+    inserted = 0
+    source_ids = []
+    for feed, path in write_demo_feeds(settings.DATA_DIR / "demo-feeds", now=now):
+        source, outcome = ensure_file_source(path, now=now)
+        if source.title != feed["title"]:
+            source.title = feed["title"]
+            source.site_url = feed["site_url"]
+            source.save(update_fields=["title", "site_url"])
+        inserted += outcome.counts.inserted
+        add_to_library(user, source, feed["title"])
+        source_ids.append(source.pk)
+
+    existing = set(Subscription.objects.alive().filter(owner=user).values_list("name", flat=True))
+    for key in DEMO_TEMPLATES:
+        if subscriptions.TEMPLATES[key].name not in existing:
+            subscriptions.create_from_template(
+                user, key, now=now, timezone="UTC", source_ids=source_ids
+            )
+    if CUSTOM_SUBSCRIPTION["name"] not in existing:
+        subscriptions.create_subscription(user, CUSTOM_SUBSCRIPTION, now=now)
+
+    runs_made = delivered = 0
+    for subscription in Subscription.objects.alive().filter(owner=user, runs__isnull=True):
+        run = subscriptions.request_manual_run(subscription, now=now)
+        run = runner.execute_run(run.pk, now=now)
+        runs_made += 1
+        delivered += run.delivered_count
+    return DemoResult(DEMO_EMAIL, DEMO_PASSWORD, inserted, runs_made, delivered)

@@ -1,0 +1,50 @@
+"""`manage.py tick`: one scheduler tick now (refresh due sources, start due runs)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
+
+from digests import runner, scheduler, tasks
+from ingest.models import Source
+from ingest.refresh import refresh_source
+
+
+class Command(BaseCommand):
+    help = "Run one scheduler tick now. Claimed work runs in this process unless --enqueue."
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--enqueue", action="store_true", help="Hand claimed work to the qcluster workers."
+        )
+        parser.add_argument(
+            "--now", help="Pretend it is this ISO 8601 time (with offset), for scripts."
+        )
+
+    def handle(self, *args, **options):
+        now = timezone.now()
+        if options["now"]:
+            try:
+                now = datetime.fromisoformat(options["now"])
+            except ValueError:
+                raise CommandError(f"--now {options['now']!r} is not an ISO 8601 time.") from None
+            if now.tzinfo is None:
+                raise CommandError("--now needs a UTC offset, e.g. 2026-11-22T08:00:00+00:00.")
+        if options["enqueue"]:
+            run_source, run_run = tasks.enqueue_source_refresh, tasks.enqueue_run
+        else:
+
+            def run_source(source_id: int) -> None:
+                refresh_source(Source.objects.get(pk=source_id), now=now)
+
+            def run_run(run_id: int) -> None:
+                runner.execute_run(run_id, now=now)
+
+        result = scheduler.tick(now=now, run_source=run_source, run_run=run_run)
+        verb = "enqueued" if options["enqueue"] else "ran"
+        self.stdout.write(
+            f"tick at {now.isoformat()}: {verb} {len(result.sources)} source refreshes, "
+            f"{len(result.runs)} runs, {len(result.swept)} recovered runs"
+        )

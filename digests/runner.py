@@ -1,0 +1,339 @@
+"""A run (SPEC §6): candidates -> score -> per-user dedup and redelivery -> select -> deliver.
+
+`execute_run()` is the one place a run happens: the worker task, the tick command, "run now"
+in the console and the API all call it. `preview()` runs the same selection and writes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.db.models import Q, Subquery
+from django.db.models.functions import Coalesce
+
+from digests.models import Run, RunItem, Subscription, SubscriptionSource
+from digests.scoring import Interests, impact, overall, relevance
+from digests.summaries import lead_summary, template_narrative
+from inbox.models import UserContentState, UserPreference
+from ingest.models import ContentItem, ContentItemSource
+
+logger = logging.getLogger(__name__)
+
+CANDIDATE_LIMIT = 1000
+RUN_TIMEOUT = timedelta(minutes=15)
+CONTENT_UPDATE_MIN_GAP = timedelta(days=1)
+MAX_TOPIC_TERMS = 12
+
+
+@dataclass
+class Candidate:
+    item_id: int
+    canonical_url: str
+    canonical_url_hash: str
+    title: str
+    description: str
+    site_name: str
+    published_at: datetime
+    content_hash: str
+    relevance: int
+    overall: int
+    matched: list[str]
+    field: str | None
+    redelivery: bool = False
+
+    def reason(self) -> str:
+        parts = []
+        if self.matched:
+            where = {"title": "title", "summary": "summary", "body": "text"}[self.field or "body"]
+            parts.append(f"matches {', '.join(self.matched[:4])} in the {where}")
+        else:
+            parts.append("from a source you follow")
+        if self.site_name:
+            parts.append(f"source: {self.site_name}")
+        parts.append(f"published {self.published_at:%b %d, %H:%M} UTC")
+        if self.redelivery:
+            parts.append("delivered before, shown again")
+        return "; ".join(parts)[:500]
+
+
+@dataclass
+class Selection:
+    candidates_count: int = 0
+    above_min_score: int = 0
+    selected: list[Candidate] = field(default_factory=list)
+    dedup_skipped: int = 0
+    redelivered: int = 0
+    empty_reason: str = ""
+
+
+def interests_for(subscription: Subscription) -> Interests:
+    terms = list(subscription.interests or [])
+    if not terms and subscription.topic:
+        terms = [subscription.topic]
+    return Interests.build(terms, subscription.negative_keywords or [])
+
+
+def _candidate_rows(subscription: Subscription, interests: Interests, now: datetime):
+    since = now - timedelta(hours=subscription.content_window_hours)
+    items = (
+        ContentItem.objects.filter(status=ContentItem.Status.ACTIVE)
+        .annotate(when=Coalesce("published_at", "first_seen_at"))
+        .filter(when__gte=since, when__lte=now + timedelta(hours=1))
+    )
+    source_ids = SubscriptionSource.objects.filter(subscription=subscription, enabled=True).values(
+        "source_id"
+    )
+    if SubscriptionSource.objects.filter(subscription=subscription, enabled=True).exists():
+        items = items.filter(
+            id__in=Subquery(
+                ContentItemSource.objects.filter(source_id__in=source_ids).values("item_id")
+            )
+        )
+    else:
+        # Topic-only: the whole pool, narrowed to items mentioning at least one interest.
+        if not interests.terms:
+            return []
+        matches = Q()
+        for term in interests.terms[:MAX_TOPIC_TERMS]:
+            matches |= Q(title__icontains=term) | Q(description__icontains=term)
+        items = items.filter(matches)
+    return list(
+        items.order_by("-when", "-id").values(
+            "id",
+            "canonical_url",
+            "canonical_url_hash",
+            "title",
+            "description",
+            "site_name",
+            "when",
+            "content_hash",
+            "score_impact",
+            "score_quality",
+        )[:CANDIDATE_LIMIT]
+    )
+
+
+def score_candidates(subscription: Subscription, *, now: datetime) -> tuple[int, list[Candidate]]:
+    """All candidates of the window scored, those at or above min_score, best first."""
+    interests = interests_for(subscription)
+    rows = _candidate_rows(subscription, interests, now)
+    scored: list[Candidate] = []
+    for row in rows:
+        rel = relevance(interests, title=row["title"], summary=row["description"])
+        if rel.score == 0:
+            continue
+        total = overall(
+            rel.score, impact(row["score_impact"], row["when"], now), row["score_quality"]
+        )
+        if total < subscription.min_score:
+            continue
+        scored.append(
+            Candidate(
+                item_id=row["id"],
+                canonical_url=row["canonical_url"],
+                canonical_url_hash=row["canonical_url_hash"],
+                title=row["title"] or row["canonical_url"],
+                description=row["description"],
+                site_name=row["site_name"],
+                published_at=row["when"],
+                content_hash=row["content_hash"],
+                relevance=rel.score,
+                overall=total,
+                matched=rel.matched,
+                field=rel.field,
+            )
+        )
+    scored.sort(key=lambda c: (-c.overall, -c.published_at.timestamp(), c.item_id))
+    return len(rows), scored
+
+
+def _delivery_decision(
+    subscription: Subscription, state: UserContentState | None, candidate: Candidate, now
+) -> str:
+    """'deliver', 'redeliver' or 'skip' for one candidate given the user's state."""
+    if state is None or state.delivered_count == 0:
+        return "skip" if state and state.not_interested_at else "deliver"
+    if state.not_interested_at:
+        return "skip"
+    policy = subscription.redelivery
+    last = state.last_delivered_at
+    if policy == Subscription.Redelivery.COOLDOWN:
+        past_cooldown = last is None or now - last >= timedelta(days=subscription.cooldown_days)
+        return "redeliver" if past_cooldown else "skip"
+    if policy == Subscription.Redelivery.ON_CONTENT_UPDATE:
+        changed = bool(candidate.content_hash) and (
+            candidate.content_hash != state.last_delivered_content_hash
+        )
+        gap_ok = last is None or now - last >= CONTENT_UPDATE_MIN_GAP
+        return "redeliver" if changed and gap_ok else "skip"
+    return "skip"
+
+
+def select(subscription: Subscription, scored: list[Candidate], states, now) -> Selection:
+    selection = Selection()
+    for candidate in scored:
+        if len(selection.selected) >= subscription.max_items:
+            break
+        decision = _delivery_decision(
+            subscription, states.get(candidate.canonical_url_hash), candidate, now
+        )
+        if decision == "skip":
+            selection.dedup_skipped += 1
+            continue
+        candidate.redelivery = decision == "redeliver"
+        selection.redelivered += candidate.redelivery
+        selection.selected.append(candidate)
+    return selection
+
+
+def _states_for(user_id: int, hashes: list[str], *, lock: bool):
+    queryset = UserContentState.objects.filter(user_id=user_id, canonical_url_hash__in=hashes)
+    if lock:
+        queryset = queryset.select_for_update()
+    return {state.canonical_url_hash: state for state in queryset}
+
+
+def preview(subscription: Subscription, *, now: datetime) -> Selection:
+    """The same pipeline as a run; writes nothing and is never charged."""
+    candidates_count, scored = score_candidates(subscription, now=now)
+    states = _states_for(subscription.owner_id, [c.canonical_url_hash for c in scored], lock=False)
+    selection = select(subscription, scored, states, now)
+    selection.candidates_count = candidates_count
+    selection.above_min_score = len(scored)
+    selection.empty_reason = _empty_reason(selection)
+    return selection
+
+
+def _empty_reason(selection: Selection) -> str:
+    if selection.selected:
+        return ""
+    if selection.candidates_count == 0:
+        return "No items from your sources or topic in the content window yet."
+    if selection.above_min_score == 0:
+        return "Items were found, but none scored above your minimum score."
+    return "Everything that matched was already delivered to you."
+
+
+def output_locale_for(subscription: Subscription) -> str:
+    if subscription.language_mode == Subscription.LanguageMode.FIXED and subscription.output_locale:
+        return subscription.output_locale
+    preference = UserPreference.objects.filter(user_id=subscription.owner_id).first()
+    return preference.ui_locale if preference else "en"
+
+
+def _claim(run: Run, now: datetime) -> bool:
+    claimed = Run.objects.filter(
+        pk=run.pk, status__in=[Run.Status.PENDING, Run.Status.FAILED]
+    ).update(status=Run.Status.RUNNING, started_at=now, attempts=run.attempts + 1, error="")
+    return bool(claimed)
+
+
+def _deliver(run: Run, subscription: Subscription, scored: list[Candidate], now) -> Selection:
+    """Inside one transaction: lock the user, re-read their states, select and write."""
+    UserPreference.objects.get_or_create(user_id=run.user_id)
+    # One row lock per user serializes concurrent runs of the same user, so two runs never
+    # both decide to deliver one item; the unique (run, hash) and (user, hash) keys back it up.
+    UserPreference.objects.select_for_update().get(user_id=run.user_id)
+    states = _states_for(run.user_id, [c.canonical_url_hash for c in scored], lock=True)
+    selection = select(subscription, scored, states, now)
+    summaries = {c.item_id: lead_summary(c.description) for c in selection.selected}
+    RunItem.objects.bulk_create(
+        [
+            RunItem(
+                run=run,
+                item_id=c.item_id,
+                canonical_url_hash=c.canonical_url_hash,
+                relevance=c.relevance,
+                overall=c.overall,
+                reason=c.reason(),
+                rank=rank,
+                title=c.title[:500],
+                url=c.canonical_url,
+                summary=summaries[c.item_id],
+                source_name=c.site_name,
+                published_at=c.published_at,
+                redelivered=c.redelivery,
+                delivered_at=now,
+            )
+            for rank, c in enumerate(selection.selected, start=1)
+        ]
+    )
+    new_states, changed_states = [], []
+    for c in selection.selected:
+        state = states.get(c.canonical_url_hash)
+        if state is None:
+            state = UserContentState(
+                user_id=run.user_id,
+                canonical_url_hash=c.canonical_url_hash,
+                item_id=c.item_id,
+                first_delivered_at=now,
+            )
+            new_states.append(state)
+        else:
+            changed_states.append(state)
+        state.last_delivered_at = now
+        state.delivered_count += 1
+        state.last_delivered_content_hash = c.content_hash
+        state.last_run = run
+    UserContentState.objects.bulk_create(new_states)
+    UserContentState.objects.bulk_update(
+        changed_states,
+        ["last_delivered_at", "delivered_count", "last_delivered_content_hash", "last_run"],
+    )
+    return selection
+
+
+def execute_run(run_id: int, *, now: datetime) -> Run | None:
+    """Execute a pending (or failed, for retry) run exactly once. Safe to call twice: a run
+    that is already running or finished is left alone and returned as it is."""
+    run = Run.objects.select_related("subscription").filter(pk=run_id).first()
+    if run is None or not _claim(run, now):
+        return run
+    subscription = run.subscription
+    try:
+        candidates_count, scored = score_candidates(subscription, now=now)
+        with transaction.atomic():
+            selection = _deliver(run, subscription, scored, now)
+            selection.candidates_count = candidates_count
+            selection.above_min_score = len(scored)
+            run.refresh_from_db(fields=["attempts", "started_at"])
+            run.output_locale = output_locale_for(subscription)
+            items = [
+                {
+                    "title": c.title,
+                    "url": c.canonical_url,
+                    "summary": lead_summary(c.description),
+                    "source_name": c.site_name,
+                }
+                for c in selection.selected
+            ]
+            run.narrative_md = (
+                template_narrative(subscription.name, items)
+                if subscription.narrative_enabled
+                else ""
+            )
+            run.candidates_count = selection.candidates_count
+            run.selected_count = selection.above_min_score
+            run.delivered_count = len(selection.selected)
+            run.dedup_skipped_count = selection.dedup_skipped
+            run.redelivered_count = selection.redelivered
+            run.empty_reason = _empty_reason(selection)
+            run.billing_breakdown = {"operations": {}, "total": 0}
+            run.status = Run.Status.SUCCEEDED
+            run.finished_at = now
+            run.save()
+            Subscription.objects.filter(pk=subscription.pk).update(last_run_at=now)
+            if subscription.run_at and not subscription.cron:
+                Subscription.objects.filter(pk=subscription.pk).update(
+                    status=Subscription.Status.COMPLETED
+                )
+    except Exception as exc:
+        logger.exception("run %s failed", run_id)
+        Run.objects.filter(pk=run_id).update(
+            status=Run.Status.FAILED, finished_at=now, error=f"{type(exc).__name__}: {exc}"[:2000]
+        )
+        run.refresh_from_db()
+    return run

@@ -1,0 +1,150 @@
+"""The one place that computes when a subscription runs next.
+
+Cron semantics (SPEC §5): 5 fields, or 6 with seconds first; macros; `L`, `#`, ranges and steps.
+DST: a fixed wall-clock schedule fires once per local match — a time skipped by spring-forward
+fires at the first valid instant after it; a time repeated by fall-back fires once (the first).
+Schedules whose hour field is a wildcard or step (`*/15 * * * *`, `0 */2 * * *`) follow real
+elapsed time instead, so they also fire during a repeated hour.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+from croniter import CroniterError, croniter
+
+MACROS = {
+    "@yearly": "0 0 1 1 *",
+    "@annually": "0 0 1 1 *",
+    "@monthly": "0 0 1 * *",
+    "@weekly": "0 0 * * 0",
+    "@daily": "0 0 * * *",
+    "@midnight": "0 0 * * *",
+    "@hourly": "0 * * * *",
+}
+_ALL_ZONES = frozenset(available_timezones())
+
+
+class ScheduleError(ValueError):
+    def __init__(self, field: str, message: str):
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
+def validate_timezone(name: str) -> ZoneInfo:
+    name = (name or "").strip()
+    if name not in _ALL_ZONES:
+        raise ScheduleError(
+            "timezone",
+            f"{name or '(empty)'!r} is not an IANA time zone name (for example Europe/Berlin).",
+        )
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ScheduleError("timezone", f"{name!r} is not an IANA time zone name.") from None
+
+
+def normalize_cron(expression: str) -> str:
+    """Return the expression with macros expanded; raise ScheduleError saying why it is bad."""
+    expression = " ".join((expression or "").split())
+    if not expression:
+        raise ScheduleError("cron", "A cron expression is required, e.g. '0 8 * * *'.")
+    lowered = expression.lower()
+    if lowered.startswith("@"):
+        if lowered not in MACROS:
+            raise ScheduleError(
+                "cron",
+                f"Unknown macro {expression!r}; use one of {', '.join(sorted(MACROS))}.",
+            )
+        return MACROS[lowered]
+    fields = expression.split(" ")
+    if len(fields) not in (5, 6):
+        raise ScheduleError(
+            "cron",
+            f"A cron expression has 5 fields (minute hour day month weekday) or 6 with seconds "
+            f"first; {expression!r} has {len(fields)}.",
+        )
+    try:
+        croniter(expression, datetime(2026, 1, 1, tzinfo=UTC), second_at_beginning=len(fields) == 6)
+    except (CroniterError, ValueError, KeyError) as exc:
+        raise ScheduleError(
+            "cron", f"{expression!r} is not a valid cron expression: {exc}."
+        ) from None
+    return expression
+
+
+def _hour_field(expression: str) -> str:
+    fields = expression.split(" ")
+    return fields[2] if len(fields) == 6 else fields[1]
+
+
+def follows_elapsed_time(expression: str) -> bool:
+    hour = _hour_field(expression)
+    return "*" in hour or "/" in hour
+
+
+def _first_instant_at_or_after(wall: datetime, zone: ZoneInfo) -> datetime:
+    """For a wall-clock time skipped by a DST gap: the first real instant whose local time is
+    later, i.e. the moment the clocks jumped."""
+    low = wall.replace(tzinfo=zone, fold=1).astimezone(UTC)
+    high = wall.replace(tzinfo=zone, fold=0).astimezone(UTC)
+    low, high = min(low, high), max(low, high)
+    while high - low > timedelta(seconds=1):
+        middle = low + (high - low) / 2
+        if middle.astimezone(zone).replace(tzinfo=None) >= wall:
+            high = middle
+        else:
+            low = middle
+    return high.replace(microsecond=0)
+
+
+def _is_nonexistent(wall: datetime, zone: ZoneInfo) -> bool:
+    aware = wall.replace(tzinfo=zone)
+    return aware.astimezone(UTC).astimezone(zone).replace(tzinfo=None) != wall
+
+
+def next_run_after(expression: str, timezone_name: str, after: datetime) -> datetime:
+    """The first fire time strictly after `after` (aware), returned in UTC."""
+    expression = normalize_cron(expression)
+    zone = validate_timezone(timezone_name)
+    seconds_first = len(expression.split(" ")) == 6
+    if after.tzinfo is None:
+        raise ValueError("`after` must be timezone-aware")
+    if follows_elapsed_time(expression):
+        iterator = croniter(expression, after.astimezone(zone), second_at_beginning=seconds_first)
+        return iterator.get_next(datetime).astimezone(UTC)
+    # Wall-clock schedules iterate over naive local times, so a repeated hour is seen once.
+    local_after = after.astimezone(zone)
+    iterator = croniter(
+        expression, local_after.replace(tzinfo=None), second_at_beginning=seconds_first
+    )
+    while True:
+        wall = iterator.get_next(datetime)
+        if _is_nonexistent(wall, zone):
+            fire = _first_instant_at_or_after(wall, zone)
+        else:
+            fire = wall.replace(tzinfo=zone, fold=0).astimezone(UTC)
+        if fire > after:
+            return fire
+
+
+def next_runs(expression: str, timezone_name: str, after: datetime, count: int) -> list[datetime]:
+    runs: list[datetime] = []
+    cursor = after
+    for _ in range(count):
+        cursor = next_run_after(expression, timezone_name, cursor)
+        runs.append(cursor)
+    return runs
+
+
+def next_due_after_run(
+    expression: str, timezone_name: str, scheduled_at: datetime, now: datetime
+) -> datetime:
+    """Next run after a run scheduled at `scheduled_at`, computed from that scheduled time (not
+    from `now`); after downtime, missed slots are skipped so a missed schedule runs once."""
+    upcoming = next_run_after(expression, timezone_name, scheduled_at)
+    if upcoming <= now:
+        upcoming = next_run_after(expression, timezone_name, now)
+    return upcoming

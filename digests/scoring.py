@@ -1,0 +1,90 @@
+"""Scoring for one subscription (SPEC §6 steps 3-4), small and explicit.
+
+    overall = 0.5 * relevance + 0.3 * impact + 0.2 * quality
+
+Relevance comes from the subscription's interests matched in the item's fields (title counts
+most, then summary, then body); a negative keyword anywhere in title or summary excludes the
+item. Impact adds freshness (half-life 36 h) to the item's stored, source-based impact.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+
+FIELD_BASE = {"title": 85, "summary": 70, "body": 55}
+EXTRA_TERM_BONUS = 5
+SOURCE_ONLY_RELEVANCE = 70
+FRESHNESS_HALF_LIFE_HOURS = 36.0
+
+
+@dataclass(frozen=True)
+class Interests:
+    terms: tuple[str, ...]
+    negative: tuple[str, ...]
+    _patterns: tuple[re.Pattern, ...] = field(default=(), compare=False, repr=False)
+    _negative_patterns: tuple[re.Pattern, ...] = field(default=(), compare=False, repr=False)
+
+    @classmethod
+    def build(cls, terms, negative) -> Interests:
+        clean = tuple(dict.fromkeys(t.strip() for t in terms if t and t.strip()))
+        clean_negative = tuple(dict.fromkeys(t.strip() for t in negative if t and t.strip()))
+        return cls(
+            terms=clean,
+            negative=clean_negative,
+            _patterns=tuple(_term_pattern(t) for t in clean),
+            _negative_patterns=tuple(_term_pattern(t) for t in clean_negative),
+        )
+
+
+def _term_pattern(term: str) -> re.Pattern:
+    # Word boundaries for Latin text; CJK terms match as substrings (no spaces between words).
+    escaped = re.escape(term.casefold())
+    if term.isascii():
+        return re.compile(rf"(?<!\w){escaped}(?!\w)")
+    return re.compile(escaped)
+
+
+@dataclass
+class Relevance:
+    score: int
+    matched: list[str]
+    field: str | None
+    excluded_by: str | None = None
+
+
+def relevance(interests: Interests, *, title: str, summary: str, body: str = "") -> Relevance:
+    fields = {"title": title.casefold(), "summary": summary.casefold(), "body": body.casefold()}
+    for term, pattern in zip(interests.negative, interests._negative_patterns, strict=True):
+        if pattern.search(fields["title"]) or pattern.search(fields["summary"]):
+            return Relevance(score=0, matched=[], field=None, excluded_by=term)
+    if not interests.terms:
+        return Relevance(score=SOURCE_ONLY_RELEVANCE, matched=[], field=None)
+    matched: list[str] = []
+    best_field: str | None = None
+    for term, pattern in zip(interests.terms, interests._patterns, strict=True):
+        for name in ("title", "summary", "body"):
+            if pattern.search(fields[name]):
+                matched.append(term)
+                if best_field is None or FIELD_BASE[name] > FIELD_BASE[best_field]:
+                    best_field = name
+                break
+    if not matched:
+        return Relevance(score=0, matched=[], field=None)
+    score = FIELD_BASE[best_field] + EXTRA_TERM_BONUS * (len(matched) - 1)
+    return Relevance(score=min(100, score), matched=matched, field=best_field)
+
+
+def freshness(published: datetime, now: datetime) -> float:
+    age_hours = max(0.0, (now - published).total_seconds() / 3600)
+    return math.pow(0.5, age_hours / FRESHNESS_HALF_LIFE_HOURS)
+
+
+def impact(static_impact: int, published: datetime, now: datetime) -> int:
+    return round(0.5 * static_impact + 50 * freshness(published, now))
+
+
+def overall(relevance_score: int, impact_score: int, quality_score: int) -> int:
+    return round(0.5 * relevance_score + 0.3 * impact_score + 0.2 * quality_score)

@@ -1,0 +1,346 @@
+"""Creating and changing subscriptions. The console forms and the API serializers both call
+these functions, so a rule is written once and every refusal names its field."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import transaction
+
+from digests.models import MAX_ITEMS_HARD_CAP, Run, Subscription, SubscriptionSource
+from digests.schedule import ScheduleError, next_run_after, normalize_cron, validate_timezone
+from ingest.models import UserSource
+
+LENGTH_PRESETS = {"brief": 10, "standard": 20, "deep": 30}
+
+
+@dataclass(frozen=True)
+class Template:
+    key: str
+    name: str
+    topic: str
+    interests: tuple[str, ...]
+    cron: str
+    length: str
+
+
+TEMPLATES = {
+    t.key: t
+    for t in [
+        Template(
+            "ai-daily",
+            "AI Daily",
+            "Artificial intelligence and machine learning",
+            ("AI", "LLM", "language model", "machine learning", "inference", "agents"),
+            "0 8 * * *",
+            "standard",
+        ),
+        Template(
+            "product-weekly",
+            "Product & Startups weekly",
+            "Product management and startups",
+            ("startup", "product", "pricing", "onboarding", "fundraising", "growth"),
+            "0 9 * * 1",
+            "standard",
+        ),
+        Template(
+            "engineering-deep-dives",
+            "Engineering deep dives",
+            "Software engineering in depth",
+            ("PostgreSQL", "Python", "Rust", "database", "performance", "architecture"),
+            "0 7 * * 6",
+            "deep",
+        ),
+        Template(
+            "frontend-weekly",
+            "Frontend weekly",
+            "Frontend and web platform",
+            ("CSS", "JavaScript", "TypeScript", "React", "browser", "web platform"),
+            "0 9 * * 5",
+            "standard",
+        ),
+        Template(
+            "security-daily",
+            "Security daily",
+            "Security news and vulnerabilities",
+            ("security", "vulnerability", "CVE", "SSRF", "supply chain", "patch"),
+            "0 7 * * *",
+            "brief",
+        ),
+    ]
+}
+
+EDITABLE_FIELDS = (
+    "name",
+    "topic",
+    "interests",
+    "negative_keywords",
+    "min_score",
+    "max_items",
+    "content_window_hours",
+    "redelivery",
+    "cooldown_days",
+    "cron",
+    "timezone",
+    "run_at",
+    "language_mode",
+    "output_locale",
+    "summaries_enabled",
+    "narrative_enabled",
+    "tone",
+)
+
+
+class SubscriptionInputError(Exception):
+    def __init__(self, errors: dict[str, str]):
+        super().__init__("; ".join(f"{k}: {v}" for k, v in errors.items()))
+        self.errors = errors
+
+
+def _keywords(value, field: str, errors: dict) -> list[str]:
+    if value in (None, ""):
+        return []
+    if isinstance(value, str):
+        value = value.split(",")
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        errors[field] = "Must be a list of words or phrases (or one comma-separated string)."
+        return []
+    cleaned = list(dict.fromkeys(v.strip() for v in value if v.strip()))
+    if len(cleaned) > 30:
+        errors[field] = "At most 30 entries."
+    elif any(len(v) > 100 for v in cleaned):
+        errors[field] = "Each entry is at most 100 characters."
+    return cleaned
+
+
+def _int_in_range(value, field, low, high, errors) -> int | None:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        errors[field] = f"Must be a whole number from {low} to {high}."
+        return None
+    if not low <= number <= high:
+        errors[field] = f"Must be from {low} to {high}; got {number}."
+        return None
+    return number
+
+
+def clean_input(data: dict, *, user, now: datetime, instance: Subscription | None = None) -> dict:
+    """Validate the fields present in `data` (all of them on create); return clean values."""
+    errors: dict[str, str] = {}
+    creating = instance is None
+    clean: dict = {}
+    data = dict(data)
+
+    if "length" in data and data["length"] not in (None, ""):
+        if data["length"] not in LENGTH_PRESETS:
+            errors["length"] = f"Choose one of {', '.join(LENGTH_PRESETS)}."
+        else:
+            data.setdefault("max_items", LENGTH_PRESETS[data["length"]])
+
+    if creating or "name" in data:
+        name = str(data.get("name") or "").strip()
+        if not name:
+            errors["name"] = "A name is required."
+        elif len(name) > 200:
+            errors["name"] = "At most 200 characters."
+        clean["name"] = name
+    if creating or "topic" in data:
+        topic = str(data.get("topic") or "").strip()
+        if len(topic) > 500:
+            errors["topic"] = "At most 500 characters."
+        clean["topic"] = topic
+    for field in ("interests", "negative_keywords"):
+        if field in data:
+            clean[field] = _keywords(data[field], field, errors)
+    if "min_score" in data:
+        clean["min_score"] = _int_in_range(data["min_score"], "min_score", 0, 100, errors)
+    if "max_items" in data:
+        clean["max_items"] = _int_in_range(
+            data["max_items"], "max_items", 1, MAX_ITEMS_HARD_CAP, errors
+        )
+    if "content_window_hours" in data:
+        clean["content_window_hours"] = _int_in_range(
+            data["content_window_hours"], "content_window_hours", 1, 24 * 90, errors
+        )
+    if "cooldown_days" in data:
+        clean["cooldown_days"] = _int_in_range(
+            data["cooldown_days"], "cooldown_days", 1, 365, errors
+        )
+    if "redelivery" in data:
+        if data["redelivery"] not in Subscription.Redelivery.values:
+            errors["redelivery"] = f"Choose one of {', '.join(Subscription.Redelivery.values)}."
+        clean["redelivery"] = data["redelivery"]
+    if "language_mode" in data:
+        if data["language_mode"] not in Subscription.LanguageMode.values:
+            errors["language_mode"] = (
+                f"Choose one of {', '.join(Subscription.LanguageMode.values)}."
+            )
+        clean["language_mode"] = data["language_mode"]
+    for field in ("output_locale", "tone"):
+        if field in data:
+            clean[field] = str(data[field] or "").strip()[:32]
+    for field in ("summaries_enabled", "narrative_enabled"):
+        if field in data:
+            if not isinstance(data[field], bool):
+                errors[field] = "Must be true or false."
+            clean[field] = bool(data[field])
+
+    # Schedule: a cron expression (with a timezone) or a one-off run_at.
+    timezone_name = data.get("timezone", instance.timezone if instance else "UTC")
+    try:
+        validate_timezone(timezone_name)
+        clean["timezone"] = timezone_name
+    except ScheduleError as exc:
+        errors[exc.field] = exc.message
+    cron = data.get("cron", instance.cron if instance else "")
+    run_at = data.get("run_at", instance.run_at if instance else None)
+    if cron:
+        try:
+            normalize_cron(cron)
+            clean["cron"] = " ".join(str(cron).split())  # kept as typed: "@daily" stays readable
+        except ScheduleError as exc:
+            errors[exc.field] = exc.message
+        clean["run_at"] = None
+    elif run_at:
+        if isinstance(run_at, str):
+            try:
+                run_at = datetime.fromisoformat(run_at)
+            except ValueError:
+                errors["run_at"] = "Must be an ISO 8601 date and time."
+                run_at = None
+        if run_at is not None and run_at.tzinfo is None:
+            errors["run_at"] = "Must include a UTC offset (or be chosen with a timezone)."
+        elif run_at is not None and run_at <= now:
+            errors["run_at"] = "Must be in the future."
+        clean["cron"] = ""
+        clean["run_at"] = run_at
+    elif creating or "cron" in data or "run_at" in data:
+        errors["cron"] = "Give a schedule: a cron expression, or a one-off run_at time."
+
+    if "source_ids" in data:
+        ids = data["source_ids"] or []
+        if not isinstance(ids, list | tuple) or not all(str(i).isdigit() for i in ids):
+            errors["source_ids"] = "Must be a list of source ids from your library."
+        else:
+            wanted = {int(i) for i in ids}
+            owned = set(
+                UserSource.objects.filter(user=user, source_id__in=wanted).values_list(
+                    "source_id", flat=True
+                )
+            )
+            if wanted - owned:
+                errors["source_ids"] = (
+                    f"Not in your source library: {', '.join(map(str, sorted(wanted - owned)))}."
+                )
+            clean["source_ids"] = sorted(wanted)
+
+    topic = clean.get("topic", instance.topic if instance else "")
+    interests = clean.get("interests", instance.interests if instance else [])
+    source_ids = clean.get("source_ids")
+    has_sources = bool(source_ids) or (
+        instance is not None and source_ids is None and instance.sources.exists()
+    )
+    if creating and not (topic or interests or has_sources) and "name" not in errors:
+        errors["topic"] = "Give a topic, some interests, or at least one source."
+    if errors:
+        raise SubscriptionInputError(errors)
+    return clean
+
+
+def _schedule_next(subscription: Subscription, now: datetime) -> None:
+    if subscription.status != Subscription.Status.ACTIVE:
+        subscription.next_run_at = None
+    elif subscription.cron:
+        subscription.next_run_at = next_run_after(subscription.cron, subscription.timezone, now)
+    else:
+        subscription.next_run_at = subscription.run_at
+
+
+def _set_sources(subscription: Subscription, source_ids: list[int]) -> None:
+    SubscriptionSource.objects.filter(subscription=subscription).exclude(
+        source_id__in=source_ids
+    ).delete()
+    SubscriptionSource.objects.bulk_create(
+        [SubscriptionSource(subscription=subscription, source_id=i) for i in source_ids],
+        ignore_conflicts=True,
+    )
+
+
+def create_subscription(user, data: dict, *, now: datetime) -> Subscription:
+    clean = clean_input(data, user=user, now=now)
+    source_ids = clean.pop("source_ids", [])
+    with transaction.atomic():
+        subscription = Subscription(owner=user, **clean)
+        if not subscription.interests and subscription.topic:
+            subscription.interests = [subscription.topic]
+        _schedule_next(subscription, now)
+        subscription.save()
+        _set_sources(subscription, source_ids)
+    return subscription
+
+
+def create_from_template(user, key: str, *, now: datetime, timezone: str, source_ids=()):
+    template = TEMPLATES.get(key)
+    if template is None:
+        raise SubscriptionInputError({"template": f"Unknown template {key!r}."})
+    return create_subscription(
+        user,
+        {
+            "name": template.name,
+            "topic": template.topic,
+            "interests": list(template.interests),
+            "cron": template.cron,
+            "timezone": timezone,
+            "length": template.length,
+            "source_ids": list(source_ids),
+        },
+        now=now,
+    )
+
+
+def update_subscription(subscription: Subscription, data: dict, *, now: datetime):
+    clean = clean_input(data, user=subscription.owner, now=now, instance=subscription)
+    source_ids = clean.pop("source_ids", None)
+    schedule_changed = any(k in clean for k in ("cron", "timezone", "run_at"))
+    with transaction.atomic():
+        for name, value in clean.items():
+            setattr(subscription, name, value)
+        if schedule_changed:
+            if subscription.status == Subscription.Status.COMPLETED and subscription.cron:
+                subscription.status = Subscription.Status.ACTIVE
+            _schedule_next(subscription, now)
+        subscription.save()
+        if source_ids is not None:
+            _set_sources(subscription, source_ids)
+    return subscription
+
+
+def pause(subscription: Subscription) -> None:
+    subscription.status = Subscription.Status.PAUSED
+    subscription.next_run_at = None
+    subscription.save(update_fields=["status", "next_run_at", "updated_at"])
+
+
+def resume(subscription: Subscription, *, now: datetime) -> None:
+    subscription.status = Subscription.Status.ACTIVE
+    if subscription.run_at and subscription.run_at <= now and not subscription.cron:
+        subscription.status = Subscription.Status.COMPLETED
+    _schedule_next(subscription, now)
+    subscription.save(update_fields=["status", "next_run_at", "updated_at"])
+
+
+def soft_delete(subscription: Subscription, *, now: datetime) -> None:
+    subscription.deleted_at = now
+    subscription.next_run_at = None
+    subscription.save(update_fields=["deleted_at", "next_run_at", "updated_at"])
+
+
+def request_manual_run(subscription: Subscription, *, now: datetime) -> Run:
+    return Run.objects.create(
+        subscription=subscription,
+        user_id=subscription.owner_id,
+        trigger=Run.Trigger.MANUAL,
+        scheduled_at=now,
+    )

@@ -1,0 +1,32 @@
+"""django-q2 entry points: thin, idempotent wrappers around the services.
+
+django-q2 may deliver a task more than once; each service tolerates that (a run is claimed
+with a conditional update, a source refresh is harmless to repeat).
+"""
+
+from __future__ import annotations
+
+from django.utils import timezone
+from django_q.tasks import async_task
+
+from digests import runner, scheduler
+
+
+def enqueue_run(run_id: int) -> None:
+    async_task("digests.tasks.execute_run", run_id, group="runs")
+
+
+def enqueue_source_refresh(source_id: int) -> None:
+    async_task("ingest.tasks.refresh_source", source_id, group="refresh")
+
+
+def dispatch_tick() -> dict:
+    result = scheduler.tick(
+        now=timezone.now(), run_source=enqueue_source_refresh, run_run=enqueue_run
+    )
+    return {"sources": len(result.sources), "runs": len(result.runs), "swept": len(result.swept)}
+
+
+def execute_run(run_id: int) -> str:
+    run = runner.execute_run(run_id, now=timezone.now())
+    return run.status if run else "missing"

@@ -1,0 +1,17 @@
+from django.urls import path
+
+from digests import views
+
+app_name = "digests"
+urlpatterns = [
+    path("", views.subscription_list, name="list"),
+    path("new/", views.subscription_new, name="new"),
+    path("<int:subscription_id>/", views.subscription_detail, name="detail"),
+    path("<int:subscription_id>/run/", views.subscription_run_now, name="run_now"),
+    path("<int:subscription_id>/preview/", views.subscription_preview, name="preview"),
+    path(
+        "<int:subscription_id>/<str:change>/",
+        views.subscription_state,
+        name="state",
+    ),
+]

@@ -1,0 +1,131 @@
+"""Console pages for subscriptions: thin callers of digests.subscriptions and the runner."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from digests import runner, subscriptions
+from digests.forms import SubscriptionForm
+from digests.models import Subscription
+from digests.schedule import ScheduleError, next_runs
+from digests.tasks import enqueue_run
+from inbox.models import UserPreference
+from ingest.models import UserSource
+
+
+def _user_timezone(user) -> str:
+    preference = UserPreference.objects.filter(user=user).first()
+    return preference.timezone if preference else "UTC"
+
+
+def _owned(request, subscription_id: int) -> Subscription:
+    return get_object_or_404(Subscription.objects.alive(), pk=subscription_id, owner=request.user)
+
+
+@login_required
+def subscription_list(request):
+    items = Subscription.objects.alive().filter(owner=request.user).order_by("name", "id")
+    return render(request, "digests/list.html", {"subscriptions": items})
+
+
+@login_required
+def subscription_new(request):
+    library = list(UserSource.objects.filter(user=request.user).select_related("source"))
+    now = timezone.now()
+    if request.method == "POST" and request.POST.get("template"):
+        try:
+            subscription = subscriptions.create_from_template(
+                request.user,
+                request.POST["template"],
+                now=now,
+                timezone=_user_timezone(request.user),
+                source_ids=[us.source_id for us in library],
+            )
+        except subscriptions.SubscriptionInputError as exc:
+            messages.error(request, "; ".join(exc.errors.values()))
+            return redirect("digests:new")
+        messages.success(request, _("Subscription created."))
+        return redirect("digests:detail", subscription.pk)
+    form = SubscriptionForm(
+        request.POST or None,
+        library=library,
+        initial={"timezone": _user_timezone(request.user)},
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            subscription = subscriptions.create_subscription(
+                request.user, form.service_data(), now=now
+            )
+        except subscriptions.SubscriptionInputError as exc:
+            for field, message in exc.errors.items():
+                form.add_error(field if field in form.fields else None, message)
+        else:
+            messages.success(request, _("Subscription created."))
+            return redirect("digests:detail", subscription.pk)
+    return render(
+        request,
+        "digests/new.html",
+        {"form": form, "templates": subscriptions.TEMPLATES.values()},
+    )
+
+
+@login_required
+def subscription_detail(request, subscription_id: int):
+    subscription = _owned(request, subscription_id)
+    upcoming = []
+    if subscription.cron:
+        try:
+            upcoming = next_runs(subscription.cron, subscription.timezone, timezone.now(), 5)
+        except ScheduleError:
+            upcoming = []
+    return render(
+        request,
+        "digests/detail.html",
+        {
+            "subscription": subscription,
+            "runs": subscription.runs.order_by("-scheduled_at", "-id")[:50],
+            "upcoming": upcoming,
+        },
+    )
+
+
+@login_required
+@require_POST
+def subscription_run_now(request, subscription_id: int):
+    subscription = _owned(request, subscription_id)
+    run = subscriptions.request_manual_run(subscription, now=timezone.now())
+    enqueue_run(run.pk)
+    messages.success(request, _("Run started. Its items will appear in your Inbox."))
+    return redirect("digests:detail", subscription.pk)
+
+
+@login_required
+def subscription_preview(request, subscription_id: int):
+    subscription = _owned(request, subscription_id)
+    selection = runner.preview(subscription, now=timezone.now())
+    return render(
+        request, "digests/preview.html", {"subscription": subscription, "selection": selection}
+    )
+
+
+@login_required
+@require_POST
+def subscription_state(request, subscription_id: int, change: str):
+    subscription = _owned(request, subscription_id)
+    now = timezone.now()
+    if change == "pause":
+        subscriptions.pause(subscription)
+        messages.success(request, _("Paused. No runs until you resume it."))
+    elif change == "resume":
+        subscriptions.resume(subscription, now=now)
+        messages.success(request, _("Resumed."))
+    elif change == "delete":
+        subscriptions.soft_delete(subscription, now=now)
+        messages.success(request, _("Subscription deleted."))
+        return redirect("digests:list")
+    return redirect("digests:detail", subscription.pk)

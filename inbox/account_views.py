@@ -1,0 +1,96 @@
+"""Sign up, log in (rate-limited), log out, password reset."""
+
+from __future__ import annotations
+
+from django import forms
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from inbox.accounts import (
+    SignupError,
+    clear_login_failures,
+    login_blocked,
+    record_login_failure,
+    sign_up,
+)
+
+
+def client_ip(request) -> str:
+    return request.META.get("REMOTE_ADDR", "")
+
+
+def safe_next(request, fallback: str) -> str:
+    """The `next` parameter when it points inside this site; never an open redirect."""
+    candidate = request.POST.get("next") or request.GET.get("next") or ""
+    if candidate and url_has_allowed_host_and_scheme(
+        candidate, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return candidate
+    return fallback
+
+
+class SignupForm(forms.Form):
+    email = forms.EmailField(label=gettext_lazy("Email"), max_length=254)
+    password = forms.CharField(
+        label=gettext_lazy("Password"), widget=forms.PasswordInput(render_value=False)
+    )
+    timezone = forms.CharField(required=False, widget=forms.HiddenInput, initial="UTC")
+
+
+def signup(request):
+    next_url = safe_next(request, settings.LOGIN_REDIRECT_URL)
+    if request.user.is_authenticated:
+        return redirect(next_url)
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = sign_up(
+                email=form.cleaned_data["email"],
+                password=form.cleaned_data["password"],
+                timezone=form.cleaned_data["timezone"] or "UTC",
+                locale=getattr(request, "LANGUAGE_CODE", "en"),
+                now=timezone.now(),
+            )
+        except SignupError as exc:
+            for field, errors in exc.errors.items():
+                for error in errors:
+                    form.add_error(field if field in form.fields else None, error)
+        else:
+            login(request, user, backend="inbox.auth_backends.EmailBackend")
+            messages.success(request, _("Welcome to Tidings! Create your first subscription."))
+            return redirect(next_url if next_url != settings.LOGIN_REDIRECT_URL else "digests:new")
+    return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+class RateLimitedLoginView(auth_views.LoginView):
+    """Django's login view, refusing further attempts after repeated failures per IP and per
+    account for a while (LOGIN_FAILURE_LIMIT in LOGIN_FAILURE_WINDOW_SECONDS)."""
+
+    redirect_authenticated_user = True
+
+    def post(self, request, *args, **kwargs):
+        email = request.POST.get("username", "")
+        if login_blocked(client_ip(request), email):
+            form = self.get_form()
+            form.errors.clear()
+            form.add_error(
+                None,
+                _("Too many failed attempts. Wait a few minutes, or reset your password."),
+            )
+            return self.render_to_response(self.get_context_data(form=form), status=429)
+        return super().post(request, *args, **kwargs)
+
+    def form_invalid(self, form):
+        record_login_failure(client_ip(self.request), self.request.POST.get("username", ""))
+        return super().form_invalid(form)
+
+    def form_valid(self, form):
+        clear_login_failures(client_ip(self.request), self.request.POST.get("username", ""))
+        return super().form_valid(form)

@@ -1,0 +1,27 @@
+from django.contrib import admin
+
+from inbox.models import ApiToken, UserContentState, UserPreference
+
+
+@admin.register(UserContentState)
+class UserContentStateAdmin(admin.ModelAdmin):
+    list_display = ["user", "item", "delivered_count", "last_delivered_at", "read_at", "saved_at"]
+    list_filter = ["read_at", "saved_at", "not_interested_at"]
+    search_fields = ["user__email", "canonical_url_hash"]
+    raw_id_fields = ["user", "item", "last_run"]
+
+
+@admin.register(UserPreference)
+class UserPreferenceAdmin(admin.ModelAdmin):
+    list_display = ["user", "ui_locale", "timezone", "locale_mode"]
+    list_filter = ["ui_locale", "locale_mode"]
+    search_fields = ["user__email"]
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    list_display = ["name", "user", "prefix", "created_at", "last_used_at", "revoked_at"]
+    list_filter = ["revoked_at"]
+    search_fields = ["name", "prefix", "user__email"]
+    readonly_fields = ["prefix", "token_hash", "created_at", "last_used_at"]
+    raw_id_fields = ["user"]

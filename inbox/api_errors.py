@@ -1,0 +1,67 @@
+"""Every API error has one shape: {"error": {"code", "message", "fields"}}."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+
+class APIInputError(exceptions.APIException):
+    """Raised by API views with the field errors a service reported."""
+
+    status_code = status.HTTP_400_BAD_REQUEST
+    default_code = "invalid"
+
+    def __init__(self, fields: dict[str, str], message: str = "", code: str = "invalid"):
+        self.fields = fields
+        self.code = code
+        first = next(iter(fields.items()), None)
+        super().__init__(message or (f"{first[0]}: {first[1]}" if first else "Invalid input."))
+
+
+def error_body(code: str, message: str, fields: dict | None = None) -> dict:
+    return {"error": {"code": code, "message": message, "fields": fields or {}}}
+
+
+def _flatten(detail) -> dict[str, str]:
+    if isinstance(detail, dict):
+        flat = {}
+        for key, value in detail.items():
+            if isinstance(value, list):
+                flat[key] = " ".join(str(v) for v in value)
+            elif isinstance(value, dict):
+                for sub_key, sub_value in _flatten(value).items():
+                    flat[f"{key}.{sub_key}"] = sub_value
+            else:
+                flat[key] = str(value)
+        return flat
+    return {}
+
+
+def exception_handler(exc, context):
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, APIInputError):
+        body = error_body(exc.code, str(exc.detail), exc.fields)
+    elif isinstance(exc, exceptions.ValidationError):
+        fields = _flatten(exc.detail)
+        if isinstance(exc.detail, list):
+            fields = {"non_field_errors": " ".join(str(d) for d in exc.detail)}
+        first = next(iter(fields.items()), ("", "Invalid input."))
+        body = error_body("invalid", f"{first[0]}: {first[1]}" if first[0] else first[1], fields)
+    else:
+        detail = exc.detail if isinstance(exc, exceptions.APIException) else str(exc)
+        code = getattr(exc, "default_code", "error")
+        if isinstance(detail, exceptions.ErrorDetail):
+            code = detail.code or code
+        body = error_body(str(code), str(detail))
+    headers = {k: v for k, v in response.items()}
+    return Response(body, status=response.status_code, headers=headers)

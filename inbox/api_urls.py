@@ -1,0 +1,13 @@
+from django.urls import path
+
+from inbox import api
+
+urlpatterns = [
+    path("me", api.MeView.as_view(), name="api-me"),
+    path("inbox/items", api.InboxItemListView.as_view(), name="api-inbox-items"),
+    path(
+        "inbox/items/<int:run_item_id>/actions",
+        api.InboxItemActionView.as_view(),
+        name="api-inbox-item-action",
+    ),
+]

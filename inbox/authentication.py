@@ -1,0 +1,32 @@
+"""DRF authentication with personal API tokens: ``Authorization: Bearer tid_…``."""
+
+from __future__ import annotations
+
+from django.utils import timezone
+from rest_framework import authentication, exceptions
+
+from inbox.tokens import authenticate_token
+
+
+class BearerTokenAuthentication(authentication.BaseAuthentication):
+    keyword = "Bearer"
+
+    def authenticate(self, request):
+        header = authentication.get_authorization_header(request).decode("latin-1")
+        if not header:
+            return None
+        scheme, _, credentials = header.partition(" ")
+        if scheme.lower() != self.keyword.lower():
+            return None
+        credentials = credentials.strip()
+        if not credentials or " " in credentials:
+            raise exceptions.AuthenticationFailed(
+                "Malformed Authorization header: use 'Bearer <token>'."
+            )
+        token = authenticate_token(credentials, now=timezone.now())
+        if token is None:
+            raise exceptions.AuthenticationFailed("Invalid or revoked API token.")
+        return token.user, token
+
+    def authenticate_header(self, request):
+        return self.keyword

@@ -1,0 +1,80 @@
+"""Per-user state: what was delivered and what the user did with it, preferences, API tokens."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class UserContentState(models.Model):
+    """One row per (user, canonical URL): follows an item across runs and subscriptions."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="content_states"
+    )
+    canonical_url_hash = models.CharField(max_length=64)
+    item = models.ForeignKey("ingest.ContentItem", on_delete=models.CASCADE, related_name="+")
+    first_delivered_at = models.DateTimeField(null=True, blank=True)
+    last_delivered_at = models.DateTimeField(null=True, blank=True)
+    delivered_count = models.PositiveIntegerField(default=0)
+    last_delivered_content_hash = models.CharField(max_length=64, blank=True)
+    last_run = models.ForeignKey(
+        "digests.Run", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    opened_at = models.DateTimeField(null=True, blank=True)
+    read_at = models.DateTimeField(null=True, blank=True)
+    saved_at = models.DateTimeField(null=True, blank=True)
+    not_interested_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "canonical_url_hash"], name="usercontentstate_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}:{self.canonical_url_hash[:12]}"
+
+
+class UserPreference(models.Model):
+    class LocaleMode(models.TextChoices):
+        AUTO = "auto", _("Automatic (browser)")
+        MANUAL = "manual", _("Chosen")
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="preference"
+    )
+    ui_locale = models.CharField(max_length=16, default="en", choices=settings.LANGUAGES)
+    timezone = models.CharField(max_length=64, default="UTC")
+    locale_mode = models.CharField(
+        max_length=8, choices=LocaleMode.choices, default=LocaleMode.AUTO
+    )
+
+    def __str__(self) -> str:
+        return f"Preferences of {self.user_id}"
+
+
+class ApiToken(models.Model):
+    """A personal API token. Only a prefix (to find it) and a SHA-256 hash are stored."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(max_length=100)
+    prefix = models.CharField(max_length=16, unique=True)
+    token_hash = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None

@@ -1,0 +1,11 @@
+from django.urls import path
+
+from inbox import views
+
+app_name = "inbox"
+urlpatterns = [
+    path("", views.index, name="index"),
+    path("runs/<int:run_id>/", views.run_detail, name="run"),
+    path("items/<int:run_item_id>/<slug:action>/", views.item_action, name="item_action"),
+    path("tokens/", views.tokens, name="tokens"),
+]

@@ -1,0 +1,93 @@
+from django.contrib import admin
+
+from ingest.models import (
+    ContentEnrichment,
+    ContentItem,
+    ContentItemSource,
+    FetchLog,
+    Source,
+    UserSource,
+)
+
+
+@admin.register(Source)
+class SourceAdmin(admin.ModelAdmin):
+    list_display = [
+        "display_name",
+        "type",
+        "status",
+        "consecutive_failures",
+        "last_refresh_at",
+        "next_refresh_at",
+    ]
+    list_filter = ["type", "status", "refresh_mode"]
+    search_fields = ["title", "url"]
+    readonly_fields = ["config_hash", "created_at"]
+    actions = ["refresh_now_action", "reactivate"]
+
+    @admin.action(description="Schedule a refresh now")
+    def refresh_now_action(self, request, queryset):
+        from django.utils import timezone
+
+        queryset.update(next_refresh_at=timezone.now())
+
+    @admin.action(description="Reactivate (clear failures)")
+    def reactivate(self, request, queryset):
+        queryset.update(status=Source.Status.ACTIVE, consecutive_failures=0, last_error="")
+
+
+@admin.register(UserSource)
+class UserSourceAdmin(admin.ModelAdmin):
+    list_display = ["display_name", "user", "source", "added_at"]
+    search_fields = ["display_name", "user__email", "source__url"]
+    raw_id_fields = ["user", "source"]
+
+
+@admin.register(FetchLog)
+class FetchLogAdmin(admin.ModelAdmin):
+    list_display = [
+        "source",
+        "started_at",
+        "outcome",
+        "http_status",
+        "fetched",
+        "inserted",
+        "updated",
+        "deduped",
+        "failed",
+        "duration_ms",
+    ]
+    list_filter = ["outcome", "started_at"]
+    search_fields = ["source__url", "error"]
+    raw_id_fields = ["source"]
+    date_hierarchy = "started_at"
+
+
+@admin.register(ContentItem)
+class ContentItemAdmin(admin.ModelAdmin):
+    list_display = [
+        "title",
+        "site_name",
+        "published_at",
+        "first_seen_at",
+        "score_quality",
+        "score_impact",
+        "status",
+    ]
+    list_filter = ["status", "content_too_large", "language"]
+    search_fields = ["title", "canonical_url"]
+    readonly_fields = ["canonical_url_hash", "first_seen_at", "last_seen_at"]
+    date_hierarchy = "first_seen_at"
+
+
+@admin.register(ContentItemSource)
+class ContentItemSourceAdmin(admin.ModelAdmin):
+    list_display = ["item", "source", "first_seen_at"]
+    raw_id_fields = ["item", "source"]
+
+
+@admin.register(ContentEnrichment)
+class ContentEnrichmentAdmin(admin.ModelAdmin):
+    list_display = ["item", "locale", "prompt_version", "generator", "created_at"]
+    list_filter = ["locale", "prompt_version", "generator"]
+    raw_id_fields = ["item"]

@@ -1,0 +1,349 @@
+"""The one outbound HTTP client. Every request Tidings makes goes through `fetch()`.
+
+Policy (SPEC §4.1): http/https only, allowed ports, every resolved address checked and the
+connection made to the checked address (no DNS rebinding window), redirects followed by hand
+and re-checked, https→http refused, timeouts plus a total deadline, size caps counted on
+decoded bytes while streaming. Callers get bytes; no parser is ever handed a URL.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+import ssl
+import time
+from dataclasses import dataclass, field
+from urllib.parse import unquote, urljoin, urlsplit
+
+import httpx
+from django.conf import settings
+
+from ingest.addresses import refused_address_reason
+
+FEED_MAX_BYTES = 5 * 1024 * 1024
+PAGE_MAX_BYTES = 10 * 1024 * 1024
+MAX_REDIRECTS = 5
+TOTAL_DEADLINE_SECONDS = 30.0
+CONNECT_TIMEOUT_SECONDS = 5.0
+READ_TIMEOUT_SECONDS = 10.0
+DEFAULT_PORTS = {"http": 80, "https": 443}
+PERMANENT_REDIRECTS = {301, 308}
+REDIRECTS = {301, 302, 303, 307, 308}
+FEED_ACCEPT = (
+    "application/feed+json, application/atom+xml, application/rss+xml, "
+    "application/xml;q=0.9, text/xml;q=0.9, text/html;q=0.5, */*;q=0.1"
+)
+
+
+class FetchError(Exception):
+    """A fetch that did not produce a usable response. `message` is fit to show a user."""
+
+    code = "fetch_failed"
+    permanent = False
+
+    def __init__(self, message: str, *, url: str = ""):
+        super().__init__(message)
+        self.message = message
+        self.url = url
+
+
+class FetchRefused(FetchError):
+    code = "refused_by_policy"
+    permanent = True
+
+
+class FetchTimeout(FetchError):
+    code = "timeout"
+
+
+class ResponseTooLarge(FetchError):
+    code = "too_large"
+    permanent = True
+
+
+class TLSFailure(FetchError):
+    code = "tls_error"
+
+
+class ConnectionFailed(FetchError):
+    code = "connection_failed"
+
+
+class HTTPStatusError(FetchError):
+    code = "http_error"
+
+    def __init__(self, message: str, *, url: str = "", status: int, retry_after: int | None = None):
+        super().__init__(message, url=url)
+        self.status = status
+        self.retry_after = retry_after
+        self.permanent = status in (401, 403, 404, 410)
+
+
+@dataclass
+class FetchResult:
+    url: str
+    status: int
+    headers: dict[str, str]
+    content: bytes = b""
+    permanent_redirect: str | None = None
+    elapsed_ms: int = 0
+    redirects: list[str] = field(default_factory=list)
+
+    @property
+    def not_modified(self) -> bool:
+        return self.status == 304
+
+    @property
+    def content_type(self) -> str:
+        return self.headers.get("content-type", "").split(";")[0].strip().lower()
+
+
+@dataclass(frozen=True)
+class Target:
+    url: str
+    scheme: str
+    host: str
+    port: int
+    path_and_query: str
+
+
+def _allowed_ports() -> set[int]:
+    return {80, 443, *range(8000, 9000), *settings.FETCH_EXTRA_ALLOWED_PORTS}
+
+
+def _normalize_host(raw_host: str, url: str) -> str:
+    host = unquote(raw_host).rstrip(".").lower()
+    if not host or not host.isprintable() or any(ch in host for ch in "%\\@ /"):
+        raise FetchRefused(f"The address {url!r} has an invalid host name.", url=url)
+    # Numeric hosts in decimal, octal, hex or short form ("2130706433", "0x7f.1", "127.1") are
+    # IPv4 addresses to browsers and to the resolver: turn them into dotted quads first.
+    if all(ch in "0123456789abcdefx." for ch in host) and any(ch.isdigit() for ch in host):
+        try:
+            return socket.inet_ntoa(socket.inet_aton(host))
+        except OSError:
+            pass
+    try:
+        return host.encode("idna").decode("ascii")
+    except UnicodeError:
+        raise FetchRefused(f"The address {url!r} has an invalid host name.", url=url) from None
+
+
+def parse_target(url: str) -> Target:
+    """Validate a URL against the policy's syntax rules (no network) and split it."""
+    if not isinstance(url, str) or not url:
+        raise FetchRefused("The address is empty.", url=str(url))
+    if any(ord(ch) < 0x21 or ch == "\\" for ch in url):
+        # Backslashes and control characters are where URL parsers disagree.
+        raise FetchRefused(
+            f"The address {url[:200]!r} contains spaces, control characters or backslashes.",
+            url=url,
+        )
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        raise FetchRefused(f"The address {url[:200]!r} is not a valid URL.", url=url) from None
+    scheme = parts.scheme.lower()
+    if scheme not in DEFAULT_PORTS:
+        raise FetchRefused(
+            f"Only http and https addresses can be fetched, not {scheme or 'none'!r}.", url=url
+        )
+    if "@" in parts.netloc:
+        raise FetchRefused("Addresses with a user name or password are not fetched.", url=url)
+    if parts.hostname is None:
+        raise FetchRefused(f"The address {url[:200]!r} has no host.", url=url)
+    host = _normalize_host(parts.hostname, url)
+    port = port or DEFAULT_PORTS[scheme]
+    if port not in _allowed_ports() and host not in settings.FETCH_TEST_ONLY_LOOPBACK_HOSTS:
+        raise FetchRefused(
+            f"Port {port} is not allowed; Tidings fetches from ports 80, 443 and 8000-8999.",
+            url=url,
+        )
+    path = parts.path or "/"
+    path_and_query = path + (f"?{parts.query}" if parts.query else "")
+    return Target(url=url, scheme=scheme, host=host, port=port, path_and_query=path_and_query)
+
+
+def resolve_checked(target: Target) -> str:
+    """Resolve the host once, refuse it if any answer is in refused space, return one address."""
+    try:
+        literal = ipaddress.ip_address(target.host.strip("[]"))
+    except ValueError:
+        literal = None
+    if literal is not None:
+        addresses = [literal]
+    else:
+        try:
+            answers = socket.getaddrinfo(
+                target.host, target.port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP
+            )
+        except (socket.gaierror, UnicodeError):
+            raise ConnectionFailed(
+                f"The host {target.host!r} could not be found.", url=target.url
+            ) from None
+        addresses = list(dict.fromkeys(ipaddress.ip_address(a[4][0]) for a in answers))
+    if not addresses:
+        raise ConnectionFailed(f"The host {target.host!r} has no address.", url=target.url)
+    test_host = target.host in settings.FETCH_TEST_ONLY_LOOPBACK_HOSTS
+    for address in addresses:
+        if test_host and address.is_loopback:
+            continue
+        reason = refused_address_reason(address)
+        if reason:
+            raise FetchRefused(
+                f"The host {target.host!r} resolves to a {reason} address ({address}), "
+                "which Tidings never fetches from.",
+                url=target.url,
+            )
+    return str(addresses[0])
+
+
+def _retry_after_seconds(value: str | None) -> int | None:
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return int(value)
+    from email.utils import parsedate_to_datetime
+
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    from django.utils import timezone
+
+    return max(0, int((when - timezone.now()).total_seconds()))
+
+
+def _send_once(
+    client: httpx.Client,
+    target: Target,
+    address: str,
+    headers: dict[str, str],
+    max_bytes: int,
+    deadline: float,
+) -> tuple[httpx.Response, bytes]:
+    ip_host = f"[{address}]" if ":" in address else address
+    default_port = DEFAULT_PORTS[target.scheme]
+    host_header = target.host if target.port == default_port else f"{target.host}:{target.port}"
+    request = client.build_request(
+        "GET",
+        f"{target.scheme}://{ip_host}:{target.port}{target.path_and_query}",
+        headers={**headers, "Host": host_header},
+        extensions={"sni_hostname": target.host} if target.scheme == "https" else {},
+    )
+    response = client.send(request, stream=True)
+    try:
+        if response.status_code in REDIRECTS or response.status_code == 304:
+            return response, b""
+        declared = response.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > max_bytes:
+            raise ResponseTooLarge(
+                f"The response is {int(declared):,} bytes; the limit is {max_bytes:,}.",
+                url=target.url,
+            )
+        chunks: list[bytes] = []
+        received = 0
+        for chunk in response.iter_bytes():  # decoded: a gzip bomb is counted inflated
+            received += len(chunk)
+            if received > max_bytes:
+                raise ResponseTooLarge(
+                    f"The response is larger than the {max_bytes:,}-byte limit.", url=target.url
+                )
+            if time.monotonic() > deadline:
+                raise FetchTimeout(
+                    f"The server took longer than {TOTAL_DEADLINE_SECONDS:.0f} s to answer.",
+                    url=target.url,
+                )
+            chunks.append(chunk)
+        return response, b"".join(chunks)
+    finally:
+        response.close()
+
+
+def fetch(
+    url: str,
+    *,
+    max_bytes: int = PAGE_MAX_BYTES,
+    accept: str = "*/*",
+    etag: str = "",
+    last_modified: str = "",
+) -> FetchResult:
+    """GET `url` under the safe-fetch policy; raise a FetchError subclass on any failure."""
+    started = time.monotonic()
+    deadline = started + TOTAL_DEADLINE_SECONDS
+    headers = {"User-Agent": settings.FETCH_USER_AGENT, "Accept": accept}
+    if etag:
+        headers["If-None-Match"] = etag
+    if last_modified:
+        headers["If-Modified-Since"] = last_modified
+    timeout = httpx.Timeout(
+        connect=CONNECT_TIMEOUT_SECONDS, read=READ_TIMEOUT_SECONDS, write=10.0, pool=5.0
+    )
+    current = url
+    hops: list[str] = []
+    permanent_target: str | None = None
+    all_hops_permanent = True
+    # trust_env=False: a proxy from the environment would connect on our behalf, unchecked.
+    with httpx.Client(timeout=timeout, follow_redirects=False, trust_env=False) as client:
+        while True:
+            target = parse_target(current)
+            if hops and urlsplit(hops[-1]).scheme == "https" and target.scheme == "http":
+                raise FetchRefused("A redirect from https to http was refused.", url=current)
+            address = resolve_checked(target)
+            try:
+                response, body = _send_once(client, target, address, headers, max_bytes, deadline)
+            except httpx.TimeoutException:
+                raise FetchTimeout(
+                    f"The server at {target.host} did not answer in time.", url=current
+                ) from None
+            except httpx.ConnectError as exc:
+                if isinstance(exc.__context__, ssl.SSLError) or "SSL" in str(exc):
+                    raise TLSFailure(
+                        f"The secure connection to {target.host} failed: {exc}", url=current
+                    ) from None
+                raise ConnectionFailed(
+                    f"Could not connect to {target.host}: {exc}", url=current
+                ) from None
+            except httpx.HTTPError as exc:
+                raise ConnectionFailed(
+                    f"The connection to {target.host} failed: {exc}", url=current
+                ) from None
+            if response.status_code in REDIRECTS:
+                location = response.headers.get("location", "")
+                if not location:
+                    raise HTTPStatusError(
+                        "The server sent a redirect without a Location.",
+                        url=current,
+                        status=response.status_code,
+                    )
+                if len(hops) >= MAX_REDIRECTS:
+                    raise FetchRefused(f"More than {MAX_REDIRECTS} redirects; gave up.", url=url)
+                all_hops_permanent = (
+                    all_hops_permanent and response.status_code in PERMANENT_REDIRECTS
+                )
+                hops.append(current)
+                current = urljoin(current, location)
+                if current in hops:
+                    raise FetchRefused("The redirects go round in a loop.", url=url)
+                if all_hops_permanent:
+                    permanent_target = current
+                continue
+            status = response.status_code
+            response_headers = {k.lower(): v for k, v in response.headers.items()}
+            if status >= 400:
+                raise HTTPStatusError(
+                    f"The server answered HTTP {status}.",
+                    url=current,
+                    status=status,
+                    retry_after=_retry_after_seconds(response_headers.get("retry-after")),
+                )
+            return FetchResult(
+                url=current,
+                status=status,
+                headers=response_headers,
+                content=body,
+                permanent_redirect=permanent_target,
+                elapsed_ms=int((time.monotonic() - started) * 1000),
+                redirects=hops,
+            )

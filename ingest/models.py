@@ -1,0 +1,200 @@
+"""The shared content pool: sources fetched once for everybody, and the items they yield."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+def config_hash(source_type: str, config: dict) -> str:
+    """Stable identity of a source: the same type + config is one shared row."""
+    payload = json.dumps({"type": source_type, "config": config}, sort_keys=True)
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+class Source(models.Model):
+    class Type(models.TextChoices):
+        FEED = "feed", _("Feed")
+        PAGE = "page", _("Page")
+        LIST = "list", _("Watched list")
+        CRAWL = "crawl", _("Site crawl")
+        SEARCH = "search", _("Search")
+
+    class RefreshMode(models.TextChoices):
+        SCHEDULED = "scheduled", _("Scheduled")
+        ON_RUN = "on_run", _("On each run")
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("Active")
+        DEGRADED = "degraded", _("Degraded")
+        DISABLED = "disabled", _("Disabled")
+
+    type = models.CharField(max_length=16, choices=Type.choices)
+    config = models.JSONField(default=dict)
+    config_hash = models.CharField(max_length=64)
+    url = models.URLField(max_length=2048, blank=True, help_text=_("Feed or page URL."))
+    title = models.CharField(max_length=300, blank=True)
+    site_url = models.URLField(max_length=2048, blank=True)
+    refresh_mode = models.CharField(
+        max_length=16, choices=RefreshMode.choices, default=RefreshMode.SCHEDULED
+    )
+    refresh_interval_minutes = models.PositiveIntegerField(default=60)
+    next_refresh_at = models.DateTimeField(null=True, blank=True)
+    last_refresh_at = models.DateTimeField(null=True, blank=True)
+    etag = models.CharField(max_length=512, blank=True)
+    last_modified = models.CharField(max_length=128, blank=True)
+    priority = models.SmallIntegerField(default=0)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    consecutive_failures = models.PositiveIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["type", "config_hash"], name="source_unique_config"),
+        ]
+        indexes = [models.Index(fields=["status", "next_refresh_at"], name="source_due_idx")]
+
+    def __str__(self) -> str:
+        return self.title or self.url or f"{self.type} #{self.pk}"
+
+    @property
+    def display_name(self) -> str:
+        return self.title or self.url
+
+
+class UserSource(models.Model):
+    """A user's own library of sources; removing one never deletes the shared Source."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="library"
+    )
+    source = models.ForeignKey(Source, on_delete=models.CASCADE, related_name="followers")
+    display_name = models.CharField(max_length=300, blank=True)
+    added_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "source"], name="usersource_unique"),
+        ]
+        ordering = ["display_name", "id"]
+
+    def __str__(self) -> str:
+        return self.display_name or str(self.source)
+
+
+class FetchLog(models.Model):
+    class Outcome(models.TextChoices):
+        OK = "ok", _("OK")
+        NOT_MODIFIED = "not_modified", _("Not modified")
+        ERROR = "error", _("Error")
+
+    source = models.ForeignKey(Source, on_delete=models.CASCADE, related_name="fetch_logs")
+    started_at = models.DateTimeField()
+    duration_ms = models.PositiveIntegerField(default=0)
+    outcome = models.CharField(max_length=16, choices=Outcome.choices)
+    http_status = models.PositiveSmallIntegerField(null=True, blank=True)
+    fetched = models.PositiveIntegerField(default=0)
+    inserted = models.PositiveIntegerField(default=0)
+    updated = models.PositiveIntegerField(default=0)
+    deduped = models.PositiveIntegerField(default=0)
+    failed = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-started_at"]
+        indexes = [models.Index(fields=["source", "-started_at"], name="fetchlog_source_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.source_id} @ {self.started_at:%Y-%m-%d %H:%M} {self.outcome}"
+
+
+class ContentItem(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("Active")
+        FILTERED = "filtered", _("Filtered (duplicate)")
+
+    canonical_url = models.URLField(max_length=2048)
+    canonical_url_hash = models.CharField(max_length=64, unique=True)
+    title = models.CharField(max_length=500, blank=True)
+    normalized_title = models.CharField(max_length=500, blank=True, db_index=True)
+    description = models.TextField(blank=True, help_text=_("Plain-text summary from the source."))
+    content_html = models.TextField(blank=True, help_text=_("Sanitized HTML from the source."))
+    author = models.CharField(max_length=300, blank=True)
+    site_name = models.CharField(max_length=300, blank=True)
+    language = models.CharField(max_length=16, blank=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+    full_text = models.TextField(blank=True)
+    full_text_key = models.CharField(max_length=300, blank=True)
+    content_hash = models.CharField(max_length=64, blank=True)
+    content_too_large = models.BooleanField(default=False)
+    score_impact = models.PositiveSmallIntegerField(default=50)
+    score_quality = models.PositiveSmallIntegerField(default=50)
+    first_seen_at = models.DateTimeField()
+    last_seen_at = models.DateTimeField()
+    last_fetched_at = models.DateTimeField(null=True, blank=True)
+    cluster_id = models.BigIntegerField(null=True, blank=True, db_index=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    sources = models.ManyToManyField(Source, through="ContentItemSource", related_name="items")
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["status", "-published_at"], name="item_status_published_idx"),
+            models.Index(fields=["-first_seen_at"], name="item_first_seen_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return self.title or self.canonical_url
+
+    @property
+    def effective_published_at(self):
+        return self.published_at or self.first_seen_at
+
+
+class ContentItemSource(models.Model):
+    """Which sources saw an item, and when: one item, many sources."""
+
+    item = models.ForeignKey(ContentItem, on_delete=models.CASCADE, related_name="sightings")
+    source = models.ForeignKey(Source, on_delete=models.CASCADE, related_name="sightings")
+    entry_id = models.CharField(max_length=2048, blank=True)
+    first_seen_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["item", "source"], name="itemsource_unique"),
+        ]
+        indexes = [models.Index(fields=["source", "-first_seen_at"], name="itemsource_recent_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.source_id} saw {self.item_id}"
+
+
+class ContentEnrichment(models.Model):
+    """Per item x locale x prompt version: computed once, reused by every user."""
+
+    item = models.ForeignKey(ContentItem, on_delete=models.CASCADE, related_name="enrichments")
+    locale = models.CharField(max_length=16)
+    prompt_version = models.CharField(max_length=32)
+    summary = models.TextField(blank=True)
+    tags = models.JSONField(default=list, blank=True)
+    content_type = models.CharField(max_length=32, blank=True)
+    entities = models.JSONField(default=list, blank=True)
+    reading_level = models.CharField(max_length=16, blank=True)
+    generator = models.CharField(
+        max_length=32, default="extractive", help_text=_("'extractive' or the LLM model name.")
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["item", "locale", "prompt_version"], name="enrichment_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.item_id} [{self.locale} {self.prompt_version}]"

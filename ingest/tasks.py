@@ -1,0 +1,16 @@
+"""django-q2 entry points for ingest (thin callers of ingest.refresh)."""
+
+from __future__ import annotations
+
+from django.utils import timezone
+
+from ingest.models import Source
+from ingest.refresh import refresh_source as refresh_source_now
+
+
+def refresh_source(source_id: int) -> str:
+    source = Source.objects.filter(pk=source_id).first()
+    if source is None:
+        return "missing"
+    outcome = refresh_source_now(source, now=timezone.now())
+    return "ok" if outcome.ok else f"error: {outcome.error}"

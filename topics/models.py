@@ -1,0 +1,1 @@
+# Public topics, editions and reports arrive with the Public Topics issue.
