@@ -258,6 +258,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "SubscriptionStatusEnum": "digests.models.Subscription.Status",
+        "RunStatusEnum": "digests.models.Run.Status",
+    },
 }
 
 # --- Product settings -------------------------------------------------------------------

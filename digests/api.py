@@ -134,6 +134,7 @@ class SubscriptionDetailView(APIView):
         )
         return Response(SubscriptionSerializer(subscription).data)
 
+    @extend_schema(responses={204: None})
     def delete(self, request, subscription_id: int):
         subscriptions.soft_delete(_owned(request, subscription_id), now=timezone.now())
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -13,6 +13,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from digests.schedule import ScheduleError, validate_timezone
 from inbox.accounts import (
     SignupError,
     clear_login_failures,
@@ -44,6 +45,16 @@ class SignupForm(forms.Form):
     timezone = forms.CharField(required=False, widget=forms.HiddenInput, initial="UTC")
 
 
+def _browser_timezone(name: str) -> str:
+    """The zone the browser reported, or UTC: the field is filled in by script, not typed, so
+    a bad value is not the user's to fix (they can change it in preferences)."""
+    try:
+        validate_timezone(name)
+    except ScheduleError:
+        return "UTC"
+    return name
+
+
 def signup(request):
     next_url = safe_next(request, settings.LOGIN_REDIRECT_URL)
     if request.user.is_authenticated:
@@ -54,7 +65,7 @@ def signup(request):
             user = sign_up(
                 email=form.cleaned_data["email"],
                 password=form.cleaned_data["password"],
-                timezone=form.cleaned_data["timezone"] or "UTC",
+                timezone=_browser_timezone(form.cleaned_data["timezone"]),
                 locale=getattr(request, "LANGUAGE_CODE", "en"),
                 now=timezone.now(),
             )

@@ -78,6 +78,7 @@ class SourceDetailView(APIView):
         user_source = get_object_or_404(UserSource, pk=user_source_id, user=request.user)
         return Response(LibrarySourceSerializer(user_source).data)
 
+    @extend_schema(responses={204: None})
     def delete(self, request, user_source_id: int):
         get_object_or_404(UserSource, pk=user_source_id, user=request.user)
         remove_from_library(request.user, user_source_id)

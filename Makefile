@@ -1,0 +1,18 @@
+# The README's two commands: `make start` and `make test`. Everything else is a helper.
+.PHONY: start test setup lint bench
+
+start: setup
+	bin/start
+
+test: setup
+	.venv/bin/pytest
+
+setup:
+	bin/setup
+
+lint: setup
+	.venv/bin/ruff check .
+	.venv/bin/ruff format --check .
+
+bench: setup
+	.venv/bin/python -m tests.bench ingest

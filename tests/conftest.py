@@ -1,0 +1,127 @@
+"""Shared fixtures: named users, a loopback HTTP fixture server, and network isolation."""
+
+from __future__ import annotations
+
+import socket
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from django.core.cache import cache
+from django.test import override_settings
+from django.utils import timezone
+
+from inbox.accounts import sign_up
+
+TESTDATA = Path(__file__).parent
+
+
+@pytest.fixture(autouse=True)
+def _no_network(monkeypatch):
+    """Only loopback connections are allowed anywhere in the suite."""
+    real_connect = socket.socket.connect
+
+    def guarded_connect(self, address):
+        host = address[0] if isinstance(address, tuple) else address
+        if (
+            isinstance(host, str)
+            and host not in ("127.0.0.1", "::1", "localhost")
+            and not (host.startswith("/"))
+        ):
+            raise RuntimeError(f"test tried to reach the network: {address!r}")
+        return real_connect(self, address)
+
+    monkeypatch.setattr(socket.socket, "connect", guarded_connect)
+
+
+@pytest.fixture(autouse=True)
+def _clear_cache():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def now() -> datetime:
+    return datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
+
+
+def make_user(email: str, password: str = "correct horse battery staple", **kwargs):
+    return sign_up(email=email, password=password, now=kwargs.pop("now", timezone.now()), **kwargs)
+
+
+@pytest.fixture
+def alice(db):
+    return make_user("alice@example.com", timezone="Europe/Berlin")
+
+
+@pytest.fixture
+def bob(db):
+    return make_user("bob@example.com")
+
+
+@dataclass
+class Route:
+    status: int = 200
+    body: bytes = b""
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+class FixtureServer:
+    """A real HTTP server on 127.0.0.1 serving canned routes; records every request."""
+
+    def __init__(self):
+        self.routes: dict[str, Route] = {}
+        self.requests: list[tuple[str, dict[str, str]]] = []
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self):  # noqa: N802 - http.server's naming
+                server.requests.append((self.path, dict(self.headers)))
+                route = server.routes.get(self.path)
+                if route is None:
+                    self.send_response(404)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                self.send_response(route.status)
+                for name, value in route.headers.items():
+                    self.send_header(name, value)
+                if "Content-Length" not in route.headers:
+                    self.send_header("Content-Length", str(len(route.body)))
+                self.end_headers()
+                self.wfile.write(route.body)
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.httpd.server_address[1]
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def url(self, path: str) -> str:
+        return f"http://localhost:{self.port}{path}"
+
+    def add(self, path: str, body: bytes | str = b"", status: int = 200, **headers) -> str:
+        if isinstance(body, str):
+            body = body.encode()
+        self.routes[path] = Route(
+            status, body, {k.replace("_", "-"): v for k, v in headers.items()}
+        )
+        return self.url(path)
+
+
+@pytest.fixture
+def fixture_server() -> Iterator[FixtureServer]:
+    """Serves on http://localhost:<port>/; the fetcher may reach it only because this fixture
+    switches on the test-only loopback allowance for the name 'localhost'."""
+    server = FixtureServer()
+    server.thread.start()
+    with override_settings(FETCH_TEST_ONLY_LOOPBACK_HOSTS=("localhost",)):
+        yield server
+    server.httpd.shutdown()
+    server.httpd.server_close()

@@ -1,0 +1,258 @@
+"""A run: scoring, per-user dedup and redelivery, preview, retry and recovery."""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+
+from digests import runner
+from digests.models import Run, RunItem, Subscription
+from digests.scheduler import sweep_stuck_runs
+from digests.subscriptions import create_subscription, request_manual_run
+from inbox.models import UserContentState
+from inbox.states import apply_action
+from ingest.canonical import url_hash
+from ingest.models import ContentItem, ContentItemSource, Source
+
+
+def add_item(title, *, now, age_hours=2, description="", source=None, content_hash=""):
+    url = f"https://news.example/{url_hash(title)[:10]}"
+    item = ContentItem.objects.create(
+        canonical_url=url,
+        canonical_url_hash=url_hash(url),
+        title=title,
+        description=description,
+        published_at=now - timedelta(hours=age_hours),
+        first_seen_at=now,
+        last_seen_at=now,
+        content_hash=content_hash,
+    )
+    if source:
+        ContentItemSource.objects.create(item=item, source=source, first_seen_at=now)
+    return item
+
+
+def subscribe(user, now, **data):
+    base = {"name": "Databases", "interests": ["PostgreSQL"], "cron": "0 8 * * *"}
+    base.update(data)
+    return create_subscription(user, base, now=now)
+
+
+def run_once(subscription, now) -> Run:
+    run = request_manual_run(subscription, now=now)
+    return runner.execute_run(run.pk, now=now)
+
+
+def test_it_delivers_matching_items_best_first_with_a_reason(alice, now):
+    add_item("PostgreSQL 18 released", now=now)
+    add_item("A story on databases", description="Mentions PostgreSQL in passing", now=now)
+    add_item("Nothing relevant", now=now)
+    run = run_once(subscribe(alice, now), now)
+    titles = list(run.items.order_by("rank").values_list("title", flat=True))
+    assert titles == ["PostgreSQL 18 released", "A story on databases"]
+    first = run.items.get(rank=1)
+    assert "matches PostgreSQL in the title" in first.reason
+    assert run.candidates_count == 2
+    assert run.narrative_md.startswith("**PostgreSQL 18 released** leads this issue")
+    assert "Sources:" in run.narrative_md
+
+
+def test_negative_keywords_exclude_items(alice, now):
+    add_item("PostgreSQL job openings", now=now)
+    add_item("PostgreSQL vacuum explained", now=now)
+    run = run_once(subscribe(alice, now, negative_keywords=["job"]), now)
+    assert list(run.items.values_list("title", flat=True)) == ["PostgreSQL vacuum explained"]
+
+
+def test_items_below_min_score_or_outside_the_window_are_left_out(alice, now):
+    add_item("PostgreSQL fresh", now=now, age_hours=1)
+    add_item("PostgreSQL ancient", now=now, age_hours=24 * 10)
+    run = run_once(subscribe(alice, now, min_score=60), now)
+    assert list(run.items.values_list("title", flat=True)) == ["PostgreSQL fresh"]
+    strict = run_once(subscribe(alice, now, name="Strict", min_score=100), now)
+    assert strict.delivered_count == 0
+    assert strict.empty_reason == "Items were found, but none scored above your minimum score."
+
+
+def test_max_items_caps_the_brief(alice, now):
+    for n in range(8):
+        add_item(f"PostgreSQL tip {n}", now=now, age_hours=n + 1)
+    run = run_once(subscribe(alice, now, max_items=5), now)
+    assert run.delivered_count == 5
+    assert list(run.items.values_list("rank", flat=True)) == [1, 2, 3, 4, 5]
+
+
+def test_an_item_is_not_delivered_twice_across_subscriptions(alice, now):
+    add_item("PostgreSQL and Python together", now=now)
+    first = run_once(subscribe(alice, now), now)
+    second = run_once(subscribe(alice, now, name="Python", interests=["Python"]), now)
+    assert first.delivered_count == 1
+    assert second.delivered_count == 0
+    assert second.dedup_skipped_count == 1
+
+
+def test_cooldown_redelivers_only_after_the_cooldown(alice, now):
+    add_item("PostgreSQL evergreen", now=now, age_hours=1)
+    subscription = subscribe(alice, now, redelivery="cooldown", cooldown_days=1)
+    assert run_once(subscription, now).delivered_count == 1
+    assert run_once(subscription, now + timedelta(hours=12)).delivered_count == 0
+    later = run_once(subscription, now + timedelta(hours=25))
+    assert later.delivered_count == 1
+    assert later.redelivered_count == 1
+    assert later.items.get().redelivered
+    state = UserContentState.objects.get(user=alice)
+    assert state.delivered_count == 2
+
+
+def test_never_policy_never_redelivers(alice, now):
+    add_item("PostgreSQL evergreen", now=now, age_hours=1)
+    never = subscribe(alice, now, redelivery="never", content_window_hours=24 * 60)
+    run_once(never, now)
+    # Thirty days on the item is still in the window, and a cooldown would deliver it again.
+    later = now + timedelta(days=30)
+    assert run_once(never, later).delivered_count == 0
+    Subscription.objects.filter(pk=never.pk).update(redelivery="cooldown", cooldown_days=7)
+    never.refresh_from_db()
+    assert run_once(never, later).redelivered_count == 1
+
+
+def test_on_content_update_redelivers_when_the_content_changed(alice, now):
+    item = add_item("PostgreSQL changelog", now=now, age_hours=1, content_hash="a" * 64)
+    subscription = subscribe(alice, now, redelivery="on_content_update")
+    run_once(subscription, now)
+    assert run_once(subscription, now + timedelta(days=2)).delivered_count == 0
+    ContentItem.objects.filter(pk=item.pk).update(content_hash="b" * 64)
+    assert run_once(subscription, now + timedelta(days=2, hours=1)).redelivered_count == 1
+
+
+def test_not_interested_is_never_delivered_again(alice, now):
+    add_item("PostgreSQL evergreen", now=now, age_hours=1)
+    subscription = subscribe(alice, now, redelivery="cooldown", cooldown_days=1)
+    first = run_once(subscription, now)
+    apply_action(alice, first.items.get(), "not_interested", now=now)
+    past_cooldown = run_once(subscription, now + timedelta(hours=25))
+    assert past_cooldown.delivered_count == 0
+    assert past_cooldown.dedup_skipped_count == 1
+
+
+def test_preview_selects_like_a_run_and_writes_nothing(alice, now, django_assert_max_num_queries):
+    add_item("PostgreSQL preview", now=now)
+    subscription = subscribe(alice, now)
+    with django_assert_max_num_queries(4):
+        selection = runner.preview(subscription, now=now)
+    assert [c.title for c in selection.selected] == ["PostgreSQL preview"]
+    assert Run.objects.count() == 0
+    assert UserContentState.objects.count() == 0
+
+
+def test_sources_restrict_candidates_to_their_items(alice, now):
+    from ingest.sources import add_to_library
+
+    source = Source.objects.create(type="feed", config={"url": "x"}, config_hash="x" * 64)
+    add_to_library(alice, source)
+    add_item("PostgreSQL from my source", now=now, source=source)
+    add_item("PostgreSQL from elsewhere", now=now)
+    run = run_once(subscribe(alice, now, source_ids=[source.pk]), now)
+    assert list(run.items.values_list("title", flat=True)) == ["PostgreSQL from my source"]
+
+
+def test_a_run_costs_a_constant_number_of_queries(alice, now, django_assert_max_num_queries):
+    def queries_for(count: int) -> int:
+        for n in range(count):
+            add_item(f"PostgreSQL {count} note {n}", now=now)
+        subscription = subscribe(alice, now, name=f"S{count}", max_items=30)
+        run = request_manual_run(subscription, now=now)
+        with django_assert_max_num_queries(20) as captured:
+            runner.execute_run(run.pk, now=now)
+        return len(captured.captured_queries)
+
+    assert queries_for(3) == queries_for(25)
+
+
+def test_executing_a_run_twice_delivers_once(alice, now):
+    add_item("PostgreSQL once", now=now)
+    run = request_manual_run(subscribe(alice, now), now=now)
+    runner.execute_run(run.pk, now=now)
+    runner.execute_run(run.pk, now=now)  # django-q2 may deliver a task twice
+    assert RunItem.objects.count() == 1
+    assert Run.objects.get().attempts == 1
+
+
+def test_a_failed_run_is_retried_under_the_same_id_without_delivering_twice(
+    alice, now, monkeypatch
+):
+    add_item("PostgreSQL retry", now=now)
+    run = request_manual_run(subscribe(alice, now), now=now)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("database hiccup")
+
+    monkeypatch.setattr(runner, "_deliver", broken)
+    failed = runner.execute_run(run.pk, now=now)
+    assert failed.status == "failed"
+    assert "database hiccup" in failed.error
+    assert RunItem.objects.count() == 0
+    monkeypatch.undo()
+    retried = runner.execute_run(run.pk, now=now + timedelta(minutes=1))
+    assert retried.pk == run.pk
+    assert retried.status == "succeeded"
+    assert retried.attempts == 2
+    assert RunItem.objects.count() == 1
+
+
+def test_a_run_stuck_running_is_retried_once_then_failed(alice, now):
+    run = request_manual_run(subscribe(alice, now), now=now)
+    Run.objects.filter(pk=run.pk).update(status="running", started_at=now, attempts=1)
+    later = now + runner.RUN_TIMEOUT + timedelta(minutes=1)
+    assert [r.pk for r in sweep_stuck_runs(now=later)] == [run.pk]
+    assert Run.objects.get().status == "pending"
+    Run.objects.filter(pk=run.pk).update(status="running", started_at=later, attempts=2)
+    assert sweep_stuck_runs(now=later + runner.RUN_TIMEOUT + timedelta(minutes=1)) == []
+    stuck = Run.objects.get()
+    assert stuck.status == "failed"
+    assert "time limit" in stuck.error
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_runs_of_one_user_never_deliver_the_same_item(alice, now):
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks need PostgreSQL")
+    for n in range(10):
+        add_item(f"PostgreSQL shared {n}", now=now)
+    runs = [
+        request_manual_run(subscribe(alice, now, name=f"Sub {n}"), now=now).pk for n in range(4)
+    ]
+    barrier = threading.Barrier(len(runs))
+    errors = []
+
+    def work(run_id):
+        try:
+            barrier.wait()
+            runner.execute_run(run_id, now=now)
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=work, args=(run_id,)) for run_id in runs]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert errors == []
+    assert Run.objects.filter(status="succeeded").count() == 4
+    hashes = list(RunItem.objects.values_list("canonical_url_hash", flat=True))
+    assert len(hashes) == 10
+    assert len(set(hashes)) == 10
+
+
+def test_subscription_status_shows_completed_after_a_one_off_run(alice, now):
+    add_item("PostgreSQL one-off", now=now)
+    subscription = subscribe(alice, now, cron="", run_at=(now + timedelta(hours=1)).isoformat())
+    assert subscription.next_run_at == now + timedelta(hours=1)
+    run_once(subscription, now + timedelta(hours=1))
+    assert Subscription.objects.get().status == "completed"

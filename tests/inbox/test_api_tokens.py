@@ -1,0 +1,145 @@
+"""Personal API tokens: hashed at rest, shown once, revocable; the API's error shape."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from inbox.models import ApiToken
+from inbox.tokens import authenticate_token, issue_token, revoke_token
+
+
+@pytest.fixture
+def api():
+    return APIClient()
+
+
+def bearer(api, token):
+    api.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
+    return api
+
+
+def test_a_token_is_stored_only_as_prefix_and_hash(alice):
+    row, clear = issue_token(alice, "backup script")
+    stored = ApiToken.objects.get(pk=row.pk)
+    assert clear.startswith(f"tid_{stored.prefix}_")
+    assert clear not in (stored.token_hash, stored.prefix)
+    assert len(stored.token_hash) == 64
+
+
+def test_a_valid_token_authenticates_and_records_last_use(api, alice):
+    row, clear = issue_token(alice, "cli")
+    response = bearer(api, clear).get("/api/v1/me")
+    assert response.status_code == 200
+    assert response.json() == {"id": alice.id, "email": "alice@example.com"}
+    row.refresh_from_db()
+    assert row.last_used_at is not None
+
+
+def test_a_revoked_token_is_refused_with_the_error_shape(api, alice):
+    row, clear = issue_token(alice, "cli")
+    assert revoke_token(alice, row.pk, now=timezone.now())
+    response = bearer(api, clear).get("/api/v1/me")
+    assert response.status_code == 401
+    assert response["WWW-Authenticate"] == "Bearer"
+    assert response.json() == {
+        "error": {
+            "code": "authentication_failed",
+            "message": "Invalid or revoked API token.",
+            "fields": {},
+        }
+    }
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "Bearer",
+        "Bearer tid_abc",
+        "Bearer tid_0123456789ab_wrongsecret",
+        "Bearer two words",
+        "Bearer not-a-token-at-all",
+    ],
+)
+def test_malformed_or_unknown_tokens_get_401(api, alice, header):
+    issue_token(alice, "cli")
+    api.credentials(HTTP_AUTHORIZATION=header)
+    response = api.get("/api/v1/me")
+    assert response.status_code == 401
+    assert response.json()["error"]["code"] in {"authentication_failed", "not_authenticated"}
+
+
+def test_no_credentials_is_401_not_a_redirect(api, db):
+    response = api.get("/api/v1/me")
+    assert response.status_code == 401
+    assert response.json()["error"]["code"] == "not_authenticated"
+
+
+def test_one_users_token_never_reveals_another_users_data(api, alice, bob):
+    _row, clear = issue_token(bob, "bob's")
+    response = bearer(api, clear).get("/api/v1/me")
+    assert response.json()["email"] == "bob@example.com"
+    assert authenticate_token(clear, now=timezone.now()).user == bob
+
+
+def test_last_used_is_written_at_most_once_a_minute(alice):
+    row, clear = issue_token(alice, "cli")
+    first = timezone.now()
+    authenticate_token(clear, now=first)
+    authenticate_token(clear, now=first + timedelta(seconds=20))
+    row.refresh_from_db()
+    assert row.last_used_at == first
+
+
+def test_the_tokens_page_shows_a_new_token_once_and_revokes(client, alice):
+    client.force_login(alice)
+    page = client.post(reverse("inbox:tokens"), {"name": "laptop"})
+    body = page.content.decode()
+    assert "It will not be shown again" in body
+    clear = body.split('readonly value="')[1].split('"')[0]
+    assert clear.startswith("tid_")
+    assert clear not in client.get(reverse("inbox:tokens")).content.decode()
+    token = ApiToken.objects.get()
+    client.post(reverse("inbox:tokens"), {"revoke": str(token.pk)})
+    token.refresh_from_db()
+    assert token.revoked_at is not None
+
+
+def test_a_token_needs_a_name(client, alice):
+    client.force_login(alice)
+    response = client.post(reverse("inbox:tokens"), {"name": "  "})
+    assert "Give the token a name" in response.content.decode()
+    assert ApiToken.objects.count() == 0
+
+
+def test_validation_errors_name_the_field(api, alice):
+    _row, clear = issue_token(alice, "cli")
+    response = bearer(api, clear).post(
+        "/api/v1/subscriptions", {"name": "", "cron": "99 * * * *"}, format="json"
+    )
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "invalid"
+    assert set(error["fields"]) >= {"name", "cron"}
+    assert "not a valid cron expression" in error["fields"]["cron"]
+
+
+def test_unknown_objects_are_404_in_the_error_shape(api, alice):
+    _row, clear = issue_token(alice, "cli")
+    response = bearer(api, clear).get("/api/v1/subscriptions/999999")
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "not_found"
+
+
+def test_the_openapi_schema_and_docs_are_served(client, db):
+    schema = client.get("/api/schema/")
+    assert schema.status_code == 200
+    assert b"/api/v1/subscriptions" in schema.content
+    assert b"PersonalApiToken" in schema.content
+    docs = client.get("/api/docs/")
+    assert docs.status_code == 200
+    assert b"swagger-ui" in docs.content
