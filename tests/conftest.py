@@ -80,7 +80,7 @@ class FixtureServer:
         server = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_GET(self):  # noqa: N802 - http.server's naming
+            def do_GET(self):
                 server.requests.append((self.path, dict(self.headers)))
                 route = server.routes.get(self.path)
                 if route is None:

@@ -11,7 +11,7 @@ os.environ.setdefault(
     "TIDINGS_DATA_DIR", os.path.join(os.path.dirname(__file__), "..", "var", "test")
 )
 
-from config.settings import *  # noqa: E402,F403
+from config.settings import *
 
 SECURE_SSL_REDIRECT = False
 SESSION_COOKIE_SECURE = False
@@ -21,14 +21,14 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 STORAGES = {
     **STORAGES,
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-}  # noqa: F405
+}
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 ALLOWED_HOSTS = ["testserver", "localhost", "127.0.0.1"]
 # Tasks run inline in tests: end-to-end task tests call the same code the worker would.
-Q_CLUSTER = {**Q_CLUSTER, "sync": True}  # noqa: F405
+Q_CLUSTER = {**Q_CLUSTER, "sync": True}
 REST_FRAMEWORK = {
-    **REST_FRAMEWORK,  # noqa: F405
+    **REST_FRAMEWORK,
     "DEFAULT_THROTTLE_RATES": {"anon": "1000/min", "user": "1000/min"},
 }
 WHITENOISE_AUTOREFRESH = True

@@ -58,7 +58,7 @@ def test_ingest_a_file_prints_counts_as_json(db, feed_file):
 
 def test_ingesting_twice_inserts_nothing_new(db, feed_file):
     run("ingest", str(feed_file))
-    code, out, _ = run("ingest", str(feed_file), "--json")
+    _code, out, _ = run("ingest", str(feed_file), "--json")
     row = json.loads(out)["sources"][0]
     assert (row["inserted"], row["items_seen"]) == (0, 2)
     assert ContentItem.objects.count() == 2
