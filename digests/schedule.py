@@ -4,7 +4,9 @@ Cron semantics (SPEC §5): 5 fields, or 6 with seconds first; macros; `L`, `#`, 
 DST: a fixed wall-clock schedule fires once per local match — a time skipped by spring-forward
 fires at the first valid instant after it; a time repeated by fall-back fires once (the first).
 Schedules whose hour field is a wildcard or step (`*/15 * * * *`, `0 */2 * * *`) follow real
-elapsed time instead, so they also fire during a repeated hour.
+elapsed time instead: they also fire during a repeated hour, and a time skipped by spring-forward
+fires as long after the previous fire as it would have without the jump (so a 30-minute shift,
+as on Lord Howe Island, loses no slot either).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-from croniter import CroniterError, croniter
+from croniter import CroniterBadDateError, CroniterError, croniter
 
 MACROS = {
     "@yearly": "0 0 1 1 *",
@@ -23,7 +25,11 @@ MACROS = {
     "@midnight": "0 0 * * *",
     "@hourly": "0 * * * *",
 }
-_ALL_ZONES = frozenset(available_timezones())
+# `localtime` is the host's own zone (a link to /etc/localtime), not an IANA name: a schedule in
+# it would change meaning from one machine to the next.
+_ALL_ZONES = frozenset(available_timezones()) - {"localtime"}
+# The largest DST shift in use (Antarctica/Troll, 2 h; most zones shift 1 h, Lord Howe 30 min).
+_MAX_DST_SHIFT = timedelta(hours=2)
 
 
 class ScheduleError(ValueError):
@@ -34,8 +40,12 @@ class ScheduleError(ValueError):
 
 
 def validate_timezone(name: str) -> ZoneInfo:
-    name = (name or "").strip()
-    if name not in _ALL_ZONES:
+    # Exact names only: callers store what they validated, so "UTC " must not pass as "UTC".
+    if isinstance(name, str) and name != name.strip() and name.strip() in _ALL_ZONES:
+        raise ScheduleError(
+            "timezone", f"{name!r} has spaces around it; the time zone is {name.strip()!r}."
+        )
+    if not isinstance(name, str) or name not in _ALL_ZONES:
         raise ScheduleError(
             "timezone",
             f"{name or '(empty)'!r} is not an IANA time zone name (for example Europe/Berlin).",
@@ -48,6 +58,8 @@ def validate_timezone(name: str) -> ZoneInfo:
 
 def normalize_cron(expression: str) -> str:
     """Return the expression with macros expanded; raise ScheduleError saying why it is bad."""
+    if expression is not None and not isinstance(expression, str):
+        raise ScheduleError("cron", "A cron expression must be text, e.g. '0 8 * * *'.")
     expression = " ".join((expression or "").split())
     if not expression:
         raise ScheduleError("cron", "A cron expression is required, e.g. '0 8 * * *'.")
@@ -67,7 +79,13 @@ def normalize_cron(expression: str) -> str:
             f"first; {expression!r} has {len(fields)}.",
         )
     try:
-        croniter(expression, datetime(2026, 1, 1, tzinfo=UTC), second_at_beginning=len(fields) == 6)
+        croniter(
+            expression, datetime(2026, 1, 1, tzinfo=UTC), second_at_beginning=len(fields) == 6
+        ).get_next(datetime)
+    except CroniterBadDateError:
+        raise ScheduleError(
+            "cron", f"{expression!r} never fires: no calendar date matches it (e.g. 30 February)."
+        ) from None
     except (CroniterError, ValueError, KeyError) as exc:
         raise ScheduleError(
             "cron", f"{expression!r} is not a valid cron expression: {exc}."
@@ -105,6 +123,46 @@ def _is_nonexistent(wall: datetime, zone: ZoneInfo) -> bool:
     return aware.astimezone(UTC).astimezone(zone).replace(tzinfo=None) != wall
 
 
+def _elapsed_instants(wall: datetime, zone: ZoneInfo) -> set[datetime]:
+    """Every real instant at which the clock reads `wall`: two in a repeated hour; for a time
+    skipped by spring-forward, the instant it would have been had the clock not jumped (fold=0
+    keeps the old offset), so the time since the previous fire is real elapsed time."""
+    first = wall.replace(tzinfo=zone, fold=0).astimezone(UTC)
+    if _is_nonexistent(wall, zone):
+        return {first}
+    return {first, wall.replace(tzinfo=zone, fold=1).astimezone(UTC)}
+
+
+def _offset(instant: datetime, zone: ZoneInfo) -> timedelta:
+    return instant.astimezone(zone).utcoffset()
+
+
+def _next_elapsed(
+    expression: str, zone: ZoneInfo, after: datetime, seconds_first: bool
+) -> datetime:
+    """Iterate naive wall times (croniter's own DST handling assumes 1-hour shifts), starting
+    from the earliest wall time a later instant can stand for: inside the first pass of a repeated
+    hour, the second pass shows earlier wall times again; just after spring-forward, a skipped
+    wall time can still be due."""
+    after = after.astimezone(UTC)
+    start = after.replace(tzinfo=None) + min(
+        _offset(after + shift, zone) for shift in (-_MAX_DST_SHIFT, timedelta(0), _MAX_DST_SHIFT)
+    )
+    iterator = croniter(expression, start, second_at_beginning=seconds_first)
+    best: datetime | None = None
+    horizon: datetime | None = None
+    while True:
+        wall = iterator.get_next(datetime)
+        if horizon is not None and wall > horizon:
+            return best
+        for instant in _elapsed_instants(wall, zone):
+            if instant > after and (best is None or instant < best):
+                best = instant
+                # Near a transition a later wall time can map to an earlier instant; past
+                # `horizon` none can.
+                horizon = wall + abs(_offset(best, zone) - _offset(best - _MAX_DST_SHIFT, zone))
+
+
 def next_run_after(expression: str, timezone_name: str, after: datetime) -> datetime:
     """The first fire time strictly after `after` (aware), returned in UTC."""
     expression = normalize_cron(expression)
@@ -113,8 +171,7 @@ def next_run_after(expression: str, timezone_name: str, after: datetime) -> date
     if after.tzinfo is None:
         raise ValueError("`after` must be timezone-aware")
     if follows_elapsed_time(expression):
-        iterator = croniter(expression, after.astimezone(zone), second_at_beginning=seconds_first)
-        return iterator.get_next(datetime).astimezone(UTC)
+        return _next_elapsed(expression, zone, after, seconds_first)
     # Wall-clock schedules iterate over naive local times, so a repeated hour is seen once.
     local_after = after.astimezone(zone)
     iterator = croniter(

@@ -5,9 +5,9 @@ migration that rehashes the pool, and keep tests/ingest/test_canonical.py's vect
 from __future__ import annotations
 
 import hashlib
-import posixpath
 import re
-from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit, urlunsplit
+import string
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 TRACKING_PARAMS = frozenset(
     {
@@ -45,6 +45,10 @@ TRACKING_PARAMS = frozenset(
 TRACKING_PREFIXES = ("utm_", "pk_", "mtm_", "hmb_")
 DEFAULT_PORTS = {"http": 80, "https": 443}
 _SLASHES = re.compile(r"/{2,}")
+_PERCENT_ESCAPE = re.compile(r"(%[0-9A-Fa-f]{2})")
+_UNRESERVED = frozenset(string.ascii_letters + string.digits + "-._~")
+# RFC 3986 pchar plus "/": everything else in a path is percent-encoded.
+_PATH_SAFE = "/:@!$&'()*+,;=-._~"
 
 
 class InvalidURL(ValueError):
@@ -56,21 +60,49 @@ def _is_tracking(name: str) -> bool:
     return lowered in TRACKING_PARAMS or lowered.startswith(TRACKING_PREFIXES)
 
 
+def _normalize_percent_encoding(path: str) -> str:
+    """RFC 3986 §6.2.2: decode only escapes of unreserved characters, upper-case the hex of the
+    rest and encode what may not appear literally. Decoding every escape (as a plain
+    unquote/quote round trip does) turns %2F into a path separator and %25 into a bare "%",
+    which changes the resource and makes the function non-idempotent."""
+    out: list[str] = []
+    for piece in _PERCENT_ESCAPE.split(path):
+        if _PERCENT_ESCAPE.fullmatch(piece):
+            char = chr(int(piece[1:], 16))
+            out.append(char if char in _UNRESERVED else piece.upper())
+        else:
+            # A stray "%" is not an escape: encode it, as the query side does.
+            out.append(quote(piece, safe=_PATH_SAFE))
+    return "".join(out)
+
+
+def _remove_dot_segments(path: str) -> str:
+    """RFC 3986 §5.2.4: "/a/b/.." is "/a/" (the last segment is a directory), unlike
+    posixpath.normpath, which would also give "/a"."""
+    output: list[str] = []
+    segments = path.split("/")[1:]
+    for index, segment in enumerate(segments):
+        last = index == len(segments) - 1
+        if segment == "..":
+            if output:
+                output.pop()
+            if last:
+                output.append("")
+        elif segment == ".":
+            if last:
+                output.append("")
+        else:
+            output.append(segment)
+    return "/" + "/".join(output)
+
+
 def _normalize_path(path: str) -> str:
     if not path:
         return "/"
+    # Escapes first, so "%2E%2E" is a dot segment and "%2F" stays data rather than a slash.
+    path = _normalize_percent_encoding(path)
     path = _SLASHES.sub("/", path)
-    # Resolve ./ and ../ segments but keep a trailing slash, which can be meaningful.
-    trailing = path.endswith("/")
-    resolved = posixpath.normpath(path)
-    if resolved in (".", ""):
-        resolved = "/"
-    if not resolved.startswith("/"):
-        resolved = "/" + resolved
-    if trailing and not resolved.endswith("/"):
-        resolved += "/"
-    # Re-encode consistently: decode safe characters, keep reserved ones encoded.
-    return quote(unquote(resolved), safe="/:@!$&'()*+,;=-._~%")
+    return _remove_dot_segments(path)
 
 
 def canonicalize_url(url: str) -> str:
@@ -97,13 +129,25 @@ def canonicalize_url(url: str) -> str:
     if ":" in host:
         host = f"[{host}]"
     netloc = host if port in (None, DEFAULT_PORTS[scheme]) else f"{host}:{port}"
+    # surrogateescape round-trips bytes that are not UTF-8 (EUC-KR or Shift_JIS search terms):
+    # the default errors="replace" would map every such value to U+FFFD, so different pages
+    # would share one canonical URL and be merged by hard dedup.
     query_pairs = [
         (name, value)
-        for name, value in parse_qsl(parts.query, keep_blank_values=True)
+        for name, value in parse_qsl(parts.query, keep_blank_values=True, errors="surrogateescape")
         if not _is_tracking(name)
     ]
-    query = urlencode(sorted(query_pairs), quote_via=quote, safe="/:@!$'()*,;-._~")
-    return urlunsplit((scheme, netloc, _normalize_path(parts.path), query, ""))
+    try:
+        query = urlencode(
+            sorted(query_pairs),
+            quote_via=quote,
+            safe="/:@!$'()*,;-._~",
+            errors="surrogateescape",
+        )
+        path = _normalize_path(parts.path)
+    except UnicodeError as exc:  # lone surrogates in the input string
+        raise InvalidURL(f"URL cannot be encoded: {raw[:100]!r}") from exc
+    return urlunsplit((scheme, netloc, path, query, ""))
 
 
 def url_hash(canonical_url: str) -> str:

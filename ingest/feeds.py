@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import calendar
 import hashlib
+import html
+import io
 import json
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from urllib.parse import urljoin
 
 import feedparser
+import feedparser.api
 from bs4 import BeautifulSoup
 
 from ingest.canonical import InvalidURL, canonicalize_url
@@ -22,10 +26,58 @@ from ingest.sanitize import html_to_text, sanitize_html
 MAX_ENTRIES = 500
 DESCRIPTION_MAX_CHARS = 2000
 
-# feedparser resolves XML entities itself only for the predefined ones; these off switches keep
-# it from reaching out for anything and from spending time on work nh3 redoes.
-feedparser.RESOLVE_RELATIVE_URIS = 0
-feedparser.SANITIZE_HTML = 0
+_SPACE = re.compile(r"\s+")
+# Whitespace, the XML declaration, processing instructions and comments may precede a DOCTYPE.
+_PROLOG_TOKEN = re.compile(rb"\s+|<\?.*?\?>|<!--.*?-->", re.DOTALL)
+# Inside a DOCTYPE: literals, comments and PIs are skipped whole (they may hold "]" or ">").
+_DOCTYPE_TOKEN = re.compile(rb"\"[^\"]*\"|'[^']*'|<!--.*?-->|<\?.*?\?>|[\[\]>]", re.DOTALL)
+
+
+def _doctype_end(data: bytes, start: int) -> int:
+    """Index just past the DOCTYPE declaration starting at `start` (internal subset included),
+    or len(data) when it never closes."""
+    in_subset = False
+    for token in _DOCTYPE_TOKEN.finditer(data, start + len(b"<!DOCTYPE")):
+        value = token.group()
+        if value == b"[":
+            in_subset = True
+        elif value == b"]":
+            in_subset = False
+        elif value == b">" and not in_subset:
+            return token.end()
+    return len(data)
+
+
+def _replace_doctype(data: bytes) -> tuple[str | None, bytes, dict[str, str]]:
+    """Stand-in for feedparser's replace_doctype(), which receives the document as UTF-8.
+
+    feedparser keeps the internal entities whose value holds no "&" and expands them itself,
+    so one 10 KB entity referenced 100 000 times still becomes a gigabyte (quadratic blow-up);
+    a DOCTYPE its line-anchored regex misses goes to expat, which expands it too. SPEC §4.2:
+    entities are never resolved. So every DOCTYPE in the prolog is removed, internal subset and
+    all, and the entity table is always empty: references stay literal text or fail the strict
+    parse. External entities go with the DOCTYPE that declared them."""
+    version = None
+    kept: list[bytes] = []
+    position = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+    kept.append(data[:position])
+    while True:
+        token = _PROLOG_TOKEN.match(data, position)
+        if token and token.end() > position:
+            kept.append(token.group())
+            position = token.end()
+        elif data.startswith(b"<!DOCTYPE", position):
+            end = _doctype_end(data, position)
+            if b"netscape" in data[position:end].lower():
+                version = "rss091n"
+            position = end
+        else:
+            break
+    return version, b"".join(kept) + data[position:], {}
+
+
+# feedparser.api imported replace_doctype by name; parse() looks it up there on every call.
+feedparser.api.replace_doctype = _replace_doctype
 
 
 class FeedParseError(Exception):
@@ -53,7 +105,8 @@ class ParsedFeed:
 
 
 def _looks_like_json(content: bytes) -> bool:
-    return content.lstrip()[:1] == b"{"
+    # json.loads accepts a UTF-8 byte-order mark in bytes, and some JSON Feeds carry one.
+    return content.removeprefix(b"\xef\xbb\xbf").lstrip()[:1] == b"{"
 
 
 def _time_from_struct(value) -> datetime | None:
@@ -65,14 +118,30 @@ def _time_from_struct(value) -> datetime | None:
         return None
 
 
-def _parse_iso(value: str | None) -> datetime | None:
-    if not value:
+def _parse_iso(value: object) -> datetime | None:
+    # JSON gives no type guarantee: a number or list here must not crash the whole feed.
+    if not value or not isinstance(value, str):
         return None
     try:
         parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
         return None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+    # Aware UTC like the feedparser path, whatever offset the feed used.
+    return parsed.astimezone(UTC) if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def _plain_text(value: str, content_type: str = "text/plain") -> str:
+    """Plain text from an already XML-decoded text construct. Only HTML is stripped and
+    unescaped: "Q&amp;A &lt;b&gt;" in an RSS title is the literal text "Q&A <b>", and a second
+    decoding pass would turn it into "Q&A" (or "AT&amp;T" into "AT&T")."""
+    if "html" in (content_type or ""):
+        return html_to_text(value)
+    return _SPACE.sub(" ", value or "").strip()
+
+
+def _text_as_html(value: str, content_type: str = "text/html") -> str:
+    """HTML for a text construct: plain text is escaped so its "<" survives sanitizing."""
+    return value if "html" in (content_type or "") else html.escape(value or "")
 
 
 def _fallback_url(base_url: str, title: str, content: str) -> str:
@@ -108,9 +177,13 @@ def _entry_url(link: str, guid: str, base_url: str) -> str | None:
     return None
 
 
-def _make_entry(*, link, guid, title_html, summary_html, content_html, author, published, base):
-    title = html_to_text(title_html)[:500]
-    body_html = sanitize_html(content_html or summary_html)
+def _make_entry(*, link, guid, title, summary_html, content_html, author, published, base):
+    """`title` and `author` are plain text already; `summary_html` and `content_html` are HTML."""
+    title = title[:500]
+    # Relative links and images in the body are relative to the item's page; stored as they
+    # are they would point into this site once shown.
+    content_base = urljoin(base, link.strip()) if link else base
+    body_html = sanitize_html(content_html or summary_html, base_url=content_base)
     description = html_to_text(summary_html or content_html)[:DESCRIPTION_MAX_CHARS]
     url = _entry_url(link or "", guid or "", base) or _fallback_url(base, title, body_html)
     return ParsedEntry(
@@ -119,7 +192,7 @@ def _make_entry(*, link, guid, title_html, summary_html, content_html, author, p
         title=title or description[:120],
         description=description,
         content_html=body_html,
-        author=html_to_text(author)[:300],
+        author=author[:300],
         published_at=published,
     )
 
@@ -137,8 +210,9 @@ def _parse_json_feed(content: bytes, base_url: str) -> ParsedFeed:
     if not isinstance(items, list):
         raise FeedParseError("JSON Feed 'items' is not a list")
     feed_url = str(document.get("home_page_url") or base_url or "")
+    # JSON Feed: title and summary are plain text; content_html is HTML, content_text is not.
     parsed = ParsedFeed(
-        title=html_to_text(str(document.get("title") or ""))[:300],
+        title=_plain_text(str(document.get("title") or ""))[:300],
         site_url=feed_url,
         language=str(document.get("language") or "")[:16],
     )
@@ -148,14 +222,17 @@ def _parse_json_feed(content: bytes, base_url: str) -> ParsedFeed:
             continue
         authors = item.get("authors") or ([item["author"]] if item.get("author") else [])
         author = next((a.get("name", "") for a in authors if isinstance(a, dict)), "")
+        content_html = str(item.get("content_html") or "") or html.escape(
+            str(item.get("content_text") or "")
+        )
         parsed.entries.append(
             _make_entry(
                 link=str(item.get("url") or item.get("external_url") or ""),
                 guid=str(item.get("id") or ""),
-                title_html=str(item.get("title") or ""),
-                summary_html=str(item.get("summary") or ""),
-                content_html=str(item.get("content_html") or item.get("content_text") or ""),
-                author=str(author or ""),
+                title=_plain_text(str(item.get("title") or "")),
+                summary_html=html.escape(str(item.get("summary") or "")),
+                content_html=content_html,
+                author=_plain_text(str(author or "")),
                 published=_parse_iso(item.get("date_published"))
                 or _parse_iso(item.get("date_modified")),
                 base=feed_url,
@@ -170,28 +247,50 @@ def parse_feed(content: bytes, *, base_url: str = "") -> ParsedFeed:
     """Parse feed bytes; raise FeedParseError when nothing usable is there."""
     if _looks_like_json(content):
         return _parse_json_feed(content, base_url)
-    result = feedparser.parse(content, response_headers={"content-location": base_url})
+    # A file object, never bytes: feedparser first tries open(bytes) as a local path, so a
+    # response body of "/etc/passwd" would be read from this machine's disk.
+    result = feedparser.parse(
+        io.BytesIO(content),
+        response_headers={"content-location": base_url},
+        # nh3 sanitizes (faster and stricter); relative links are resolved per item in
+        # sanitize_html, so feedparser's own passes would be work done twice.
+        sanitize_html=False,
+        resolve_relative_uris=False,
+    )
     if not result.get("version") and not result.entries:
         reason = result.get("bozo_exception") or "no feed format recognised"
         raise FeedParseError(f"not a feed: {reason}")
     feed = result.feed
     site_url = feed.get("link") or base_url
+    feed_title = _plain_text(feed.get("title", ""), feed.get("title_detail", {}).get("type", ""))
     parsed = ParsedFeed(
-        title=html_to_text(feed.get("title", ""))[:300],
+        title=feed_title[:300],
         site_url=site_url,
         language=(feed.get("language") or "")[:16],
     )
     for entry in result.entries[:MAX_ENTRIES]:
         contents = entry.get("content") or []
-        content_html = max((c.get("value", "") for c in contents), key=len, default="")
+        content = max(contents, key=lambda c: len(c.get("value", "")), default={})
+        link = entry.get("link", "")
+        if entry.get("guidislink") and link == entry.get("id"):
+            # feedparser copies an isPermaLink guid into `link` even when it is "42" or
+            # "post-0001"; SPEC §4.2 uses a guid only when it is a URL (checked below).
+            link = ""
         parsed.entries.append(
             _make_entry(
-                link=entry.get("link", ""),
+                link=link,
                 guid=entry.get("id", ""),
-                title_html=entry.get("title", ""),
-                summary_html=entry.get("summary", ""),
-                content_html=content_html,
-                author=entry.get("author", ""),
+                title=_plain_text(
+                    entry.get("title", ""), entry.get("title_detail", {}).get("type", "")
+                ),
+                summary_html=_text_as_html(
+                    entry.get("summary", ""),
+                    entry.get("summary_detail", {}).get("type", "text/html"),
+                ),
+                content_html=_text_as_html(
+                    content.get("value", ""), content.get("type", "text/html")
+                ),
+                author=_plain_text(entry.get("author", "")),
                 published=_time_from_struct(entry.get("published_parsed"))
                 or _time_from_struct(entry.get("updated_parsed")),
                 base=site_url or base_url,

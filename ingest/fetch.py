@@ -8,13 +8,18 @@ decoded bytes while streaming. Callers get bytes; no parser is ever handed a URL
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import socket
 import ssl
 import time
+import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import UTC
 from urllib.parse import unquote, urljoin, urlsplit
 
+import httpcore
 import httpx
 from django.conf import settings
 
@@ -26,6 +31,11 @@ MAX_REDIRECTS = 5
 TOTAL_DEADLINE_SECONDS = 30.0
 CONNECT_TIMEOUT_SECONDS = 5.0
 READ_TIMEOUT_SECONDS = 10.0
+# Compressed bodies are inflated at most this much at a time, so the size cap is checked
+# before a bomb can allocate more.
+INFLATE_STEP_BYTES = 64 * 1024
+# Only codings _inflate() bounds; httpx would add br/zstd whenever those packages are present.
+ACCEPT_ENCODING = "gzip, deflate"
 DEFAULT_PORTS = {"http": 80, "https": 443}
 PERMANENT_REDIRECTS = {301, 308}
 REDIRECTS = {301, 302, 303, 307, 308}
@@ -132,7 +142,7 @@ def parse_target(url: str) -> Target:
     """Validate a URL against the policy's syntax rules (no network) and split it."""
     if not isinstance(url, str) or not url:
         raise FetchRefused("The address is empty.", url=str(url))
-    if any(ord(ch) < 0x21 or ch == "\\" for ch in url):
+    if any(ord(ch) < 0x21 or 0x7F <= ord(ch) <= 0x9F or ch == "\\" for ch in url):
         # Backslashes and control characters are where URL parsers disagree.
         raise FetchRefused(
             f"The address {url[:200]!r} contains spaces, control characters or backslashes.",
@@ -153,7 +163,8 @@ def parse_target(url: str) -> Target:
     if parts.hostname is None:
         raise FetchRefused(f"The address {url[:200]!r} has no host.", url=url)
     host = _normalize_host(parts.hostname, url)
-    port = port or DEFAULT_PORTS[scheme]
+    # Not `port or default`: an explicit ":0" must be refused, not quietly fetched from 80.
+    port = port if port is not None else DEFAULT_PORTS[scheme]
     if port not in _allowed_ports() and host not in settings.FETCH_TEST_ONLY_LOOPBACK_HOSTS:
         raise FetchRefused(
             f"Port {port} is not allowed; Tidings fetches from ports 80, 443 and 8000-8999.",
@@ -212,7 +223,135 @@ def _retry_after_seconds(value: str | None) -> int | None:
         return None
     from django.utils import timezone
 
+    if when.tzinfo is None:  # "-0000" parses naive; HTTP dates are UTC
+        when = when.replace(tzinfo=UTC)
     return max(0, int((when - timezone.now()).total_seconds()))
+
+
+def _time_left(deadline: float, timeout: float | None, error: type[Exception]) -> float:
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise error("the total deadline has passed")
+    return left if timeout is None else min(timeout, left)
+
+
+class _DeadlineStream(httpcore.NetworkStream):
+    """A connection whose every read and write waits at most until the fetch's deadline.
+
+    Per-operation timeouts alone let a server that trickles a byte at a time (status line and
+    headers included, which httpx reads before we see any body) hold a worker indefinitely.
+    """
+
+    def __init__(self, stream: httpcore.NetworkStream, deadline: float):
+        self._stream = stream
+        self._deadline = deadline
+
+    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        timeout = _time_left(self._deadline, timeout, httpcore.ReadTimeout)
+        return self._stream.read(max_bytes, timeout)
+
+    def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        timeout = _time_left(self._deadline, timeout, httpcore.WriteTimeout)
+        self._stream.write(buffer, timeout)
+
+    def close(self) -> None:
+        self._stream.close()
+
+    def start_tls(
+        self,
+        ssl_context: ssl.SSLContext,
+        server_hostname: str | None = None,
+        timeout: float | None = None,
+    ) -> httpcore.NetworkStream:
+        timeout = _time_left(self._deadline, timeout, httpcore.ConnectTimeout)
+        stream = self._stream.start_tls(ssl_context, server_hostname, timeout)
+        return _DeadlineStream(stream, self._deadline)
+
+    def get_extra_info(self, info: str) -> object:
+        return self._stream.get_extra_info(info)
+
+
+class _DeadlineBackend(httpcore.NetworkBackend):
+    def __init__(self, deadline: float):
+        self._backend = httpcore.SyncBackend()
+        self._deadline = deadline
+
+    def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: object = None,
+    ) -> httpcore.NetworkStream:
+        timeout = _time_left(self._deadline, timeout, httpcore.ConnectTimeout)
+        stream = self._backend.connect_tcp(host, port, timeout, local_address, socket_options)
+        return _DeadlineStream(stream, self._deadline)
+
+    def sleep(self, seconds: float) -> None:
+        self._backend.sleep(seconds)
+
+
+@functools.cache
+def _ssl_context() -> ssl.SSLContext:
+    # Loading the CA bundle costs tens of milliseconds; a context is safe to share.
+    return httpx.create_ssl_context(trust_env=False)
+
+
+def _deadline_transport(deadline: float) -> httpx.HTTPTransport:
+    transport = httpx.HTTPTransport(verify=_ssl_context(), trust_env=False)
+    # httpx has no public hook for the network backend: swap in the same pool over ours.
+    transport._pool = httpcore.ConnectionPool(
+        ssl_context=_ssl_context(), network_backend=_DeadlineBackend(deadline)
+    )
+    return transport
+
+
+def _inflate(chunks: Iterator[bytes], coding: str) -> Iterator[bytes]:
+    """Undo one gzip/deflate coding, yielding at most INFLATE_STEP_BYTES at a time.
+
+    httpx's decoders inflate a whole network read in one call: 500 bytes of nested gzip become
+    200 MB in memory before any size cap is checked.
+    """
+    wbits = zlib.MAX_WBITS | 16 if coding == "gzip" else zlib.MAX_WBITS
+    decompressor = zlib.decompressobj(wbits)
+    # "deflate" should be zlib-wrapped, but some servers send raw deflate (as browsers allow).
+    may_be_raw = coding == "deflate"
+    for data in chunks:
+        while data:
+            try:
+                out = decompressor.decompress(data, INFLATE_STEP_BYTES)
+            except zlib.error as exc:
+                if not may_be_raw:
+                    raise httpx.DecodingError(f"invalid {coding} data: {exc}") from None
+                decompressor = zlib.decompressobj(-zlib.MAX_WBITS)
+                may_be_raw = False
+                continue
+            may_be_raw = False
+            if out:
+                yield out
+            if decompressor.eof:
+                # Bytes after the end of the stream are ignored, not buffered in unused_data.
+                return
+            data = decompressor.unconsumed_tail
+    tail = decompressor.flush()
+    if tail:
+        yield tail
+
+
+def _decoded_chunks(response: httpx.Response) -> Iterator[bytes]:
+    codings = [
+        coding.strip().lower()
+        for coding in response.headers.get("content-encoding", "").split(",")
+        if coding.strip().lower() not in ("", "identity")
+    ]
+    chunks: Iterator[bytes] = response.iter_raw()
+    for coding in reversed(codings):  # the last coding listed was applied last
+        coding = {"x-gzip": "gzip"}.get(coding, coding)
+        if coding not in ("gzip", "deflate"):
+            raise httpx.DecodingError(f"unsupported Content-Encoding {coding!r}")
+        chunks = _inflate(chunks, coding)
+    return chunks
 
 
 def _send_once(
@@ -225,7 +364,8 @@ def _send_once(
 ) -> tuple[httpx.Response, bytes]:
     ip_host = f"[{address}]" if ":" in address else address
     default_port = DEFAULT_PORTS[target.scheme]
-    host_header = target.host if target.port == default_port else f"{target.host}:{target.port}"
+    name = f"[{target.host}]" if ":" in target.host else target.host  # IPv6 literal
+    host_header = name if target.port == default_port else f"{name}:{target.port}"
     request = client.build_request(
         "GET",
         f"{target.scheme}://{ip_host}:{target.port}{target.path_and_query}",
@@ -244,7 +384,7 @@ def _send_once(
             )
         chunks: list[bytes] = []
         received = 0
-        for chunk in response.iter_bytes():  # decoded: a gzip bomb is counted inflated
+        for chunk in _decoded_chunks(response):  # decoded: a gzip bomb is counted inflated
             received += len(chunk)
             if received > max_bytes:
                 raise ResponseTooLarge(
@@ -272,7 +412,11 @@ def fetch(
     """GET `url` under the safe-fetch policy; raise a FetchError subclass on any failure."""
     started = time.monotonic()
     deadline = started + TOTAL_DEADLINE_SECONDS
-    headers = {"User-Agent": settings.FETCH_USER_AGENT, "Accept": accept}
+    headers = {
+        "User-Agent": settings.FETCH_USER_AGENT,
+        "Accept": accept,
+        "Accept-Encoding": ACCEPT_ENCODING,
+    }
     if etag:
         headers["If-None-Match"] = etag
     if last_modified:
@@ -285,7 +429,12 @@ def fetch(
     permanent_target: str | None = None
     all_hops_permanent = True
     # trust_env=False: a proxy from the environment would connect on our behalf, unchecked.
-    with httpx.Client(timeout=timeout, follow_redirects=False, trust_env=False) as client:
+    with httpx.Client(
+        timeout=timeout,
+        follow_redirects=False,
+        trust_env=False,
+        transport=_deadline_transport(deadline),
+    ) as client:
         while True:
             target = parse_target(current)
             if hops and urlsplit(hops[-1]).scheme == "https" and target.scheme == "http":
@@ -296,6 +445,10 @@ def fetch(
             except httpx.TimeoutException:
                 raise FetchTimeout(
                     f"The server at {target.host} did not answer in time.", url=current
+                ) from None
+            except httpx.DecodingError as exc:
+                raise FetchError(
+                    f"The response from {target.host} could not be decoded: {exc}", url=current
                 ) from None
             except httpx.ConnectError as exc:
                 if isinstance(exc.__context__, ssl.SSLError) or "SSL" in str(exc):
@@ -326,8 +479,9 @@ def fetch(
                 current = urljoin(current, location)
                 if current in hops:
                     raise FetchRefused("The redirects go round in a loop.", url=url)
-                if all_hops_permanent:
-                    permanent_target = current
+                # Only a chain of permanent redirects moves the stored URL; one temporary hop
+                # anywhere means the source may come back.
+                permanent_target = current if all_hops_permanent else None
                 continue
             status = response.status_code
             response_headers = {k.lower(): v for k, v in response.headers.items()}

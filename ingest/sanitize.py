@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
+from urllib.parse import urljoin
 
 import nh3
 
@@ -28,18 +30,44 @@ _TAG = re.compile(r"<[^>]*>")
 _SPACE = re.compile(r"\s+")
 
 
-def sanitize_html(fragment: str) -> str:
+URL_SCHEMES = {"http", "https", "mailto"}
+_URL_ATTRIBUTES = {"href", "src", "cite"}
+
+
+def _absolute_url_filter(base_url: str) -> Callable[[str, str, str], str | None]:
+    """nh3 attribute filter that makes relative URLs absolute against `base_url`.
+
+    nh3 lets relative URLs through as they are; shown on our pages they would point into this
+    site ("/logout", "/img/x.png"). The filter runs after nh3's scheme check, so it re-checks
+    the scheme of what it returns."""
+
+    def resolve(tag: str, attribute: str, value: str) -> str | None:
+        if attribute not in _URL_ATTRIBUTES:
+            return value
+        try:
+            absolute = urljoin(base_url, value.strip())
+        except ValueError:  # e.g. an unbalanced "[" in the host part
+            return None
+        scheme = absolute.split(":", 1)[0].lower() if ":" in absolute else ""
+        return absolute if scheme in URL_SCHEMES else None
+
+    return resolve
+
+
+def sanitize_html(fragment: str, *, base_url: str = "") -> str:
     """Keep structure and links; drop scripts, styles, forms, event handlers, svg/math and any
-    URL scheme other than http, https and mailto."""
+    URL scheme other than http, https and mailto. With `base_url`, relative URLs are resolved
+    against it; links that are still not absolute http(s)/mailto are dropped."""
     if not fragment:
         return ""
     return nh3.clean(
         fragment,
         tags=ALLOWED_TAGS,
         attributes=ALLOWED_ATTRIBUTES,
-        url_schemes={"http", "https", "mailto"},
+        url_schemes=URL_SCHEMES,
         link_rel="noopener noreferrer nofollow",
         strip_comments=True,
+        attribute_filter=_absolute_url_filter(base_url) if base_url else None,
     )
 
 

@@ -1,0 +1,42 @@
+"""`python -m tests.bench NAME [--json]`: run one benchmark.
+
+Each benchmark states its data sizes, prints absolute figures and a ratio against a baseline
+measured in the same process; with --json the last line is one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import sys
+
+BENCHMARKS = ("ingest",)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.bench")
+    parser.add_argument("name", choices=BENCHMARKS)
+    parser.add_argument("--json", action="store_true", help="end with one JSON object")
+    parser.add_argument("--corpus", help="folder of feed files (default: ../shared/corpora/feeds)")
+    args = parser.parse_args(argv)
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
+    import django
+
+    django.setup()
+    from tests.bench.database import bench_database
+
+    module = importlib.import_module(f"tests.bench.{args.name}")
+    with bench_database():
+        result = module.run(corpus=args.corpus)
+    for line in module.describe(result):
+        print(line)
+    if args.json:
+        print(json.dumps(result, sort_keys=True))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

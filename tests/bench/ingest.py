@@ -1,0 +1,117 @@
+"""`ingest`: end-to-end ingest items/s (parse, sanitize, canonicalize, dedup, upsert into the
+pool) over real feeds, against bare `feedparser.parse()` with its defaults on the same bytes.
+
+Corpus: ../shared/corpora/feeds (85 curated feeds + 200 small-web feeds) when present, else
+the demo feeds shipped in the repository. ratio = pipeline items/s ÷ feedparser items/s.
+"""
+
+from __future__ import annotations
+
+import resource
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import feedparser
+from django.conf import settings
+from django.db import connection
+
+from ingest.models import ContentItem, Source
+from ingest.refresh import refresh_source
+
+SHARED_FEEDS = Path(settings.BASE_DIR).parent / "shared" / "corpora" / "feeds"
+FEED_SUFFIXES = {".xml", ".atom", ".rss", ".json", ".rdf"}
+
+
+def corpus_files(corpus: str | None) -> tuple[str, list[Path]]:
+    folder = Path(corpus) if corpus else SHARED_FEEDS
+    if folder.is_dir():
+        files = sorted(
+            p
+            for p in folder.rglob("*")
+            if p.is_file()
+            and p.suffix.lower() in FEED_SUFFIXES
+            and not p.name.startswith("MANIFEST")
+            and "expected" not in p.parent.name  # reference outputs, not feeds
+        )
+        return str(folder), files
+    from ingest.demo_feeds import write_demo_feeds
+
+    demo_folder = Path(settings.DATA_DIR) / "bench-demo-feeds"
+    written = write_demo_feeds(demo_folder, now=datetime.now(UTC))
+    return "shipped demo feeds", [path for _feed, path in written]
+
+
+def _baseline(files: list[Path]) -> tuple[float, int]:
+    started = time.perf_counter()
+    entries = 0
+    for path in files:
+        # feedparser's defaults: its own sanitizer and relative-URI resolution on.
+        parsed = feedparser.parse(path.read_bytes(), sanitize_html=True, resolve_relative_uris=True)
+        entries += len(parsed.entries)
+    return time.perf_counter() - started, entries
+
+
+def _pipeline(files: list[Path]) -> tuple[float, int, int, int]:
+    now = datetime.now(UTC)
+    sources = [
+        Source.objects.create(
+            type=Source.Type.FEED,
+            config={"file": str(path)},
+            config_hash=f"bench-{index:06d}",
+            title=path.stem,
+        )
+        for index, path in enumerate(files)
+    ]
+    started = time.perf_counter()
+    seen = failed = 0
+    for source in sources:
+        outcome = refresh_source(source, now=now)
+        seen += outcome.counts.seen
+        failed += not outcome.ok
+    elapsed = time.perf_counter() - started
+    return elapsed, seen, failed, ContentItem.objects.count()
+
+
+def run(corpus: str | None = None) -> dict:
+    label, files = corpus_files(corpus)
+    size = sum(p.stat().st_size for p in files)
+    baseline_seconds, baseline_items = _baseline(files)
+    pipeline_seconds, pipeline_items, failed_files, stored = _pipeline(files)
+    peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    feedparser_rate = baseline_items / baseline_seconds
+    pipeline_rate = pipeline_items / pipeline_seconds
+    return {
+        "name": "ingest",
+        "database": connection.vendor,
+        "corpus": label,
+        "files": len(files),
+        "bytes": size,
+        "feedparser_items": baseline_items,
+        "feedparser_seconds": round(baseline_seconds, 3),
+        "feedparser_items_per_s": round(feedparser_rate, 1),
+        "pipeline_items": pipeline_items,
+        "pipeline_seconds": round(pipeline_seconds, 3),
+        "pipeline_items_per_s": round(pipeline_rate, 1),
+        "stored_items": stored,
+        "failed_files": failed_files,
+        "items_kept_vs_feedparser": round(pipeline_items / max(1, baseline_items), 4),
+        "peak_rss_mb": round(peak_kb / 1024, 1),
+        "ratio": round(pipeline_rate / feedparser_rate, 2),
+    }
+
+
+def describe(result: dict) -> list[str]:
+    return [
+        f"ingest benchmark on {result['database']} — corpus: {result['corpus']}",
+        f"  data: {result['files']} files, {result['bytes'] / 1e6:.1f} MB",
+        f"  feedparser.parse (defaults): {result['feedparser_items']} items in "
+        f"{result['feedparser_seconds']} s = {result['feedparser_items_per_s']} items/s",
+        f"  Tidings pipeline (parse+sanitize+canonicalize+dedup+upsert): "
+        f"{result['pipeline_items']} items in {result['pipeline_seconds']} s = "
+        f"{result['pipeline_items_per_s']} items/s; {result['stored_items']} stored after "
+        f"dedup; {result['failed_files']} files failed",
+        f"  items kept vs feedparser: {result['items_kept_vs_feedparser']:.2%}; "
+        f"peak RSS {result['peak_rss_mb']} MB",
+        f"  ratio (pipeline ÷ feedparser): {result['ratio']}",
+    ]
