@@ -49,10 +49,6 @@ def set_up_demo(*, now: datetime) -> DemoResult:
     source_ids = []
     for feed, path in write_demo_feeds(settings.DATA_DIR / "demo-feeds", now=now):
         source, outcome = ensure_file_source(path, now=now)
-        if source.title != feed["title"]:
-            source.title = feed["title"]
-            source.site_url = feed["site_url"]
-            source.save(update_fields=["title", "site_url"])
         inserted += outcome.counts.inserted
         add_to_library(user, source, feed["title"])
         source_ids.append(source.pk)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Q
 from django.http import HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -28,6 +28,13 @@ def _with_states(user, run_items):
     return run_items
 
 
+def _parse_cursor(value: str) -> tuple[int, int] | None:
+    run_id, _, rank = value.partition(".")
+    if run_id.isdigit() and rank.isdigit():
+        return int(run_id), int(rank)
+    return None
+
+
 @login_required
 def index(request):
     current = request.GET.get("show", "all")
@@ -45,12 +52,15 @@ def index(request):
         items = items.filter(Exists(state.filter(not_interested_at__isnull=False)))
     if current != "not_interested":
         items = items.exclude(Exists(state.filter(not_interested_at__isnull=False)))
-    before = request.GET.get("before", "")
-    if before.isdigit():
-        items = items.filter(id__lt=int(before))
-    page = list(items.order_by("-id")[: PAGE_SIZE + 1])
+    after = _parse_cursor(request.GET.get("after", ""))
+    if after:
+        run_id, rank = after
+        items = items.filter(Q(run_id__lt=run_id) | Q(run_id=run_id, rank__gt=rank))
+    # Newest brief first, and inside a brief its own order (best first).
+    page = list(items.order_by("-run_id", "rank")[: PAGE_SIZE + 1])
     has_more = len(page) > PAGE_SIZE
     page = _with_states(request.user, page[:PAGE_SIZE])
+    next_cursor = f"{page[-1].run_id}.{page[-1].rank}" if has_more else None
     return render(
         request,
         "inbox/index.html",
@@ -58,7 +68,7 @@ def index(request):
             "items": page,
             "current": current,
             "filters": FILTERS,
-            "next_before": page[-1].id if has_more and page else None,
+            "next_cursor": next_cursor,
         },
     )
 

@@ -101,7 +101,7 @@ def ensure_file_source(path: Path, *, now: datetime) -> tuple[Source, RefreshOut
     `demo` commands), never reachable from the web or the API, never scheduled. The file is
     parsed before any row is written."""
     try:
-        parse_feed(path.read_bytes())
+        parsed = parse_feed(path.read_bytes())
     except OSError as exc:
         raise SourceError(f"Cannot read {path}: {exc.strerror or exc}", field="path") from None
     except FeedParseError as exc:
@@ -110,7 +110,7 @@ def ensure_file_source(path: Path, *, now: datetime) -> tuple[Source, RefreshOut
     source, _ = Source.objects.get_or_create(
         type=Source.Type.FEED,
         config_hash=config_hash(Source.Type.FEED, {"file": resolved}),
-        defaults={"config": {"file": resolved}, "title": path.stem},
+        defaults={"config": {"file": resolved}, "title": parsed.title or path.stem},
     )
     return source, refresh_source(source, now=now)
 

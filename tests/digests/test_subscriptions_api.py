@@ -1,0 +1,150 @@
+"""Subscriptions through the API and the console: the same service, the same refusals."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from digests.models import Run, Subscription, SubscriptionSource
+from inbox.tokens import issue_token
+from ingest.models import Source
+from ingest.sources import add_to_library
+from tests.digests.test_runner import add_item
+
+
+@pytest.fixture
+def api(alice):
+    client = APIClient()
+    _row, clear = issue_token(alice, "tests")
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {clear}")
+    return client
+
+
+def create(api, **data):
+    payload = {"name": "Databases", "interests": ["PostgreSQL"], "cron": "0 8 * * *"}
+    payload.update(data)
+    return api.post("/api/v1/subscriptions", payload, format="json")
+
+
+def test_create_returns_the_subscription_with_its_next_run(api, alice):
+    response = create(api, timezone="Asia/Tokyo", length="brief")
+    assert response.status_code == 201
+    body = response.json()
+    assert body["max_items"] == 10
+    assert body["next_run_at"].endswith("23:00:00Z")  # 08:00 in Tokyo
+    assert body["status"] == "active"
+
+
+@pytest.mark.parametrize(
+    ("data", "field", "fragment"),
+    [
+        ({"cron": "0 25 * * *"}, "cron", "not a valid cron expression"),
+        ({"cron": "@reboot"}, "cron", "Unknown macro"),
+        ({"timezone": "Moon/Base"}, "timezone", "IANA"),
+        ({"max_items": 31}, "max_items", "from 1 to 30"),
+        ({"min_score": -1}, "min_score", "from 0 to 100"),
+        ({"redelivery": "sometimes"}, "redelivery", "Choose one of"),
+        ({"length": "epic"}, "length", "Choose one of brief, standard, deep"),
+        ({"interests": "x" * 101}, "interests", "at most 100 characters"),
+        ({"source_ids": [99999]}, "source_ids", "Not in your source library"),
+        ({"cron": "", "run_at": "2000-01-01T00:00:00+00:00"}, "run_at", "future"),
+        ({"cron": "", "run_at": "tomorrow"}, "run_at", "ISO 8601"),
+        ({"name": "", "interests": []}, "name", "required"),
+    ],
+)
+def test_bad_input_is_refused_naming_the_field_and_creates_nothing(api, data, field, fragment):
+    response = create(api, **data)
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert field in error["fields"], error
+    assert fragment in error["fields"][field]
+    assert Subscription.objects.count() == 0
+    assert SubscriptionSource.objects.count() == 0
+
+
+def test_a_subscription_needs_something_to_follow(api):
+    response = create(api, interests=[], topic="")
+    assert response.json()["error"]["fields"]["topic"].startswith("Give a topic")
+
+
+def test_update_pause_resume_delete(api, alice, now):
+    subscription_id = create(api).json()["id"]
+    url = f"/api/v1/subscriptions/{subscription_id}"
+    response = api.patch(url, {"cron": "30 6 * * 1-5", "timezone": "Europe/Berlin"}, format="json")
+    assert response.status_code == 200
+    assert response.json()["cron"] == "30 6 * * 1-5"
+    bad = api.patch(url, {"cron": "every day"}, format="json")
+    assert bad.status_code == 400
+    assert Subscription.objects.get().cron == "30 6 * * 1-5"  # unchanged
+    assert api.delete(url).status_code == 204
+    assert api.get(url).status_code == 404
+    assert Subscription.objects.get().deleted_at is not None  # soft delete
+
+
+def test_run_now_creates_a_manual_run_that_executes(api, alice, now):
+    add_item("PostgreSQL run now", now=now)
+    subscription_id = create(api).json()["id"]
+    response = api.post(f"/api/v1/subscriptions/{subscription_id}/run")
+    assert response.status_code == 202
+    run = Run.objects.get()
+    assert run.trigger == "manual"
+    detail = api.get(f"/api/v1/runs/{run.pk}").json()
+    assert detail["status"] == "succeeded"
+    assert [item["title"] for item in detail["items"]] == ["PostgreSQL run now"]
+    runs = api.get(f"/api/v1/subscriptions/{subscription_id}/runs").json()
+    assert [r["id"] for r in runs["results"]] == [run.pk]
+
+
+def test_other_users_subscriptions_are_invisible(api, bob, now):
+    from digests.subscriptions import create_subscription
+
+    theirs = create_subscription(
+        bob, {"name": "Bob's", "interests": ["x"], "cron": "0 8 * * *"}, now=now
+    )
+    assert api.get(f"/api/v1/subscriptions/{theirs.pk}").status_code == 404
+    assert api.post(f"/api/v1/subscriptions/{theirs.pk}/run").status_code == 404
+    assert api.get("/api/v1/subscriptions").json()["results"] == []
+
+
+def test_sources_from_the_library_can_be_chosen(api, alice):
+    source = Source.objects.create(type="feed", config={"url": "u"}, config_hash="h" * 64)
+    add_to_library(alice, source)
+    response = create(api, source_ids=[source.pk])
+    assert response.json()["source_ids"] == [source.pk]
+
+
+def test_the_console_form_shows_the_same_errors(client, alice):
+    client.force_login(alice)
+    response = client.post(
+        reverse("digests:new"),
+        {"name": "X", "interests": "a", "cron": "0 8 * *", "timezone": "UTC", "length": "brief"},
+    )
+    assert response.status_code == 200
+    assert "has 4" in response.content.decode()
+    assert Subscription.objects.count() == 0
+
+
+def test_a_template_creates_a_working_subscription_in_one_click(client, alice):
+    client.force_login(alice)
+    response = client.post(reverse("digests:new"), {"template": "ai-daily"})
+    subscription = Subscription.objects.get()
+    assert response["Location"] == reverse("digests:detail", args=[subscription.pk])
+    assert subscription.name == "AI Daily"
+    assert subscription.timezone == "Europe/Berlin"  # alice's preference
+    assert subscription.next_run_at is not None
+
+
+def test_console_pause_resume_and_delete(client, alice, now):
+    client.force_login(alice)
+    client.post(reverse("digests:new"), {"template": "security-daily"})
+    subscription = Subscription.objects.get()
+    client.post(reverse("digests:state", args=[subscription.pk, "pause"]))
+    subscription.refresh_from_db()
+    assert (subscription.status, subscription.next_run_at) == ("paused", None)
+    client.post(reverse("digests:state", args=[subscription.pk, "resume"]))
+    subscription.refresh_from_db()
+    assert subscription.status == "active"
+    assert subscription.next_run_at is not None
+    client.post(reverse("digests:state", args=[subscription.pk, "delete"]))
+    assert client.get(reverse("digests:detail", args=[subscription.pk])).status_code == 404
