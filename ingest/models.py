@@ -121,7 +121,7 @@ class ContentItem(models.Model):
     canonical_url = models.URLField(max_length=2048)
     canonical_url_hash = models.CharField(max_length=64, unique=True)
     title = models.CharField(max_length=500, blank=True)
-    normalized_title = models.CharField(max_length=500, blank=True, db_index=True)
+    normalized_title = models.CharField(max_length=500, blank=True)
     description = models.TextField(blank=True, help_text=_("Plain-text summary from the source."))
     content_html = models.TextField(blank=True, help_text=_("Sanitized HTML from the source."))
     author = models.CharField(max_length=300, blank=True)
@@ -145,6 +145,11 @@ class ContentItem(models.Model):
         indexes = [
             models.Index(fields=["status", "-published_at"], name="item_status_published_idx"),
             models.Index(fields=["-first_seen_at"], name="item_first_seen_idx"),
+            # Soft dedup looks titles up among recent active items; all three columns in one
+            # index, or the planner walks every active item through the status index.
+            models.Index(
+                fields=["normalized_title", "status", "first_seen_at"], name="item_soft_dedup_idx"
+            ),
         ]
 
     def __str__(self) -> str:

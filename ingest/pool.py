@@ -50,19 +50,18 @@ def _soft_duplicates(candidates: list[ContentItem], now: datetime) -> dict[str, 
     titles = {c.normalized_title for c in candidates if usable_for_soft_dedup(c.normalized_title)}
     if not titles:
         return {}
-    earlier = (
-        ContentItem.objects.filter(
-            normalized_title__in=titles,
-            status=ContentItem.Status.ACTIVE,
-            first_seen_at__gte=now - SOFT_DEDUP_WINDOW,
-        )
-        .order_by("first_seen_at", "id")
-        .values_list("normalized_title", "id")
-    )
-    winners: dict[str, int] = {}
-    for title, item_id in earlier:
-        winners.setdefault(title, item_id)
-    return winners
+    # No ORDER BY in SQL: with one the planner may walk the first-seen index over every recent
+    # item instead of looking the titles up; the earliest match is picked here.
+    earlier = ContentItem.objects.filter(
+        normalized_title__in=titles,
+        status=ContentItem.Status.ACTIVE,
+        first_seen_at__gte=now - SOFT_DEDUP_WINDOW,
+    ).values_list("normalized_title", "first_seen_at", "id")
+    winners: dict[str, tuple] = {}
+    for title, first_seen, item_id in earlier:
+        if title not in winners or (first_seen, item_id) < winners[title]:
+            winners[title] = (first_seen, item_id)
+    return {title: item_id for title, (_first_seen, item_id) in winners.items()}
 
 
 def upsert_entries(source: Source, entries: list[ParsedEntry], *, now: datetime) -> UpsertCounts:
