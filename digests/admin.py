@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.db import models
 
 from digests.models import Run, RunItem, Subscription, SubscriptionSource
 
@@ -7,6 +8,10 @@ class SubscriptionSourceInline(admin.TabularInline):
     model = SubscriptionSource
     extra = 0
     raw_id_fields = ["source"]
+
+
+# Typed URLs without a scheme mean https (Django 6 default).
+HTTPS_URL_FIELDS = {models.URLField: {"assume_scheme": "https"}}
 
 
 @admin.register(Subscription)
@@ -47,7 +52,15 @@ class RunAdmin(admin.ModelAdmin):
 
 @admin.register(RunItem)
 class RunItemAdmin(admin.ModelAdmin):
+    formfield_overrides = HTTPS_URL_FIELDS
     list_display = ["title", "run", "rank", "overall", "relevance", "redelivered", "delivered_at"]
     list_filter = ["redelivered"]
     search_fields = ["title", "url"]
     raw_id_fields = ["run", "item"]
+
+
+@admin.register(SubscriptionSource)
+class SubscriptionSourceAdmin(admin.ModelAdmin):
+    list_display = ["subscription", "source", "enabled", "weight"]
+    list_filter = ["enabled"]
+    raw_id_fields = ["subscription", "source"]

@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.db import models
 
 from ingest.models import (
     ContentEnrichment,
@@ -9,9 +10,13 @@ from ingest.models import (
     UserSource,
 )
 
+# Typed URLs without a scheme mean https (Django 6 default).
+HTTPS_URL_FIELDS = {models.URLField: {"assume_scheme": "https"}}
+
 
 @admin.register(Source)
 class SourceAdmin(admin.ModelAdmin):
+    formfield_overrides = HTTPS_URL_FIELDS
     list_display = [
         "display_name",
         "type",
@@ -65,6 +70,7 @@ class FetchLogAdmin(admin.ModelAdmin):
 
 @admin.register(ContentItem)
 class ContentItemAdmin(admin.ModelAdmin):
+    formfield_overrides = HTTPS_URL_FIELDS
     list_display = [
         "title",
         "site_name",
