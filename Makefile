@@ -16,3 +16,4 @@ lint: setup
 
 bench: setup
 	.venv/bin/python -m tests.bench ingest
+	.venv/bin/python -m tests.bench refresh

@@ -247,6 +247,10 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "anon": env_str("API_ANON_RATE", "60/min"),
         "user": env_str("API_USER_RATE", "600/min"),
+        # Scoped throttles (inbox/api_throttling.py): a subscription preview runs the whole
+        # selection pipeline, so it is limited per user; the schedule preview is public.
+        "subscription_preview": env_str("API_PREVIEW_RATE", "30/hour"),
+        "schedule_preview": env_str("API_SCHEDULE_PREVIEW_RATE", "60/min"),
     },
 }
 SPECTACULAR_SETTINGS = {
@@ -271,6 +275,11 @@ SEARXNG_URL = env_str("SEARXNG_URL")
 
 FETCH_USER_AGENT = env_str("FETCH_USER_AGENT", f"Tidings/0.1 (+{SITE_URL}; feed and page fetcher)")
 FETCH_EXTRA_ALLOWED_PORTS = [int(p) for p in env_list("FETCH_EXTRA_ALLOWED_PORTS")]
+# Politeness (ingest/politeness.py): at most 2 requests in flight per host, and at least this
+# long between the starts of two requests to one host. Shared across processes via the cache.
+FETCH_HOST_MIN_INTERVAL_MS = env_int("FETCH_HOST_MIN_INTERVAL_MS", 1000, minimum=0)
+# Feeds fetched at once by one scheduled refresh batch (ingest.refresh.refresh_many).
+REFRESH_CONCURRENCY = env_int("REFRESH_CONCURRENCY", 16, minimum=1)
 # Test-only: hostnames (not addresses) that may resolve to loopback, for fixture servers.
 # Never read from the environment or user input; tests switch it on with override_settings.
 FETCH_TEST_ONLY_LOOPBACK_HOSTS: tuple[str, ...] = ()
@@ -281,5 +290,10 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    "loggers": {"django": {"level": "INFO", "propagate": True}},
+    "loggers": {
+        "django": {"level": "INFO", "propagate": True},
+        # httpx logs every request at INFO, naming the checked IP rather than the host; the
+        # FetchLog rows already record every refresh.
+        "httpx": {"level": "WARNING"},
+    },
 }

@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
+import re
+from datetime import UTC, datetime
+
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
+from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
+from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
-from digests import subscriptions
+from digests import runner, schedule, subscriptions
 from digests.models import Run, RunItem, Subscription
+from digests.schedule_words import describe_schedule
 from digests.tasks import enqueue_run
-from inbox.api_errors import APIInputError
+from inbox.api_errors import APIConflictError, APIInputError
+from inbox.api_throttling import LiveScopedRateThrottle, ScopedIPRateThrottle
 
 
 class SubscriptionSerializer(serializers.ModelSerializer):
@@ -162,3 +169,152 @@ class RunDetailView(APIView):
     def get(self, request, run_id: int):
         run = get_object_or_404(Run.objects.prefetch_related("items"), pk=run_id, user=request.user)
         return Response(RunDetailSerializer(run).data)
+
+
+class SubscriptionPauseView(APIView):
+    @extend_schema(request=None, responses=SubscriptionSerializer)
+    def post(self, request, subscription_id: int):
+        subscription = _owned(request, subscription_id)
+        subscriptions.pause(subscription)
+        return Response(SubscriptionSerializer(subscription).data)
+
+
+class SubscriptionResumeView(APIView):
+    @extend_schema(request=None, responses=SubscriptionSerializer)
+    def post(self, request, subscription_id: int):
+        subscription = _owned(request, subscription_id)
+        subscriptions.resume(subscription, now=timezone.now())
+        return Response(SubscriptionSerializer(subscription).data)
+
+
+class PreviewItemSerializer(serializers.Serializer):
+    item_id = serializers.IntegerField()
+    title = serializers.CharField()
+    url = serializers.URLField(source="canonical_url")
+    source_name = serializers.CharField(source="site_name")
+    published_at = serializers.DateTimeField()
+    relevance = serializers.IntegerField()
+    overall = serializers.IntegerField()
+    reason = serializers.CharField()
+    redelivery = serializers.BooleanField()
+
+
+class PreviewSerializer(serializers.Serializer):
+    candidates_count = serializers.IntegerField()
+    above_min_score = serializers.IntegerField()
+    dedup_skipped = serializers.IntegerField()
+    selected = PreviewItemSerializer(many=True)
+    empty_reason = serializers.CharField()
+
+
+class SubscriptionPreviewView(APIView):
+    """What a run would deliver now: the run's pipeline, nothing written, never charged."""
+
+    throttle_classes = [UserRateThrottle, LiveScopedRateThrottle]
+    throttle_scope = "subscription_preview"
+
+    def _preview(self, request, subscription_id: int) -> Response:
+        subscription = _owned(request, subscription_id)
+        selection = runner.preview(subscription, now=timezone.now())
+        return Response(PreviewSerializer(selection).data)
+
+    @extend_schema(request=None, responses=PreviewSerializer)
+    def get(self, request, subscription_id: int):
+        return self._preview(request, subscription_id)
+
+    @extend_schema(request=None, responses=PreviewSerializer)
+    def post(self, request, subscription_id: int):
+        return self._preview(request, subscription_id)
+
+
+class RunRetryView(APIView):
+    @extend_schema(request=None, responses={202: RunSerializer})
+    def post(self, request, run_id: int):
+        run = get_object_or_404(Run, pk=run_id, user=request.user)
+        try:
+            run = subscriptions.retry_run(run, now=timezone.now())
+        except subscriptions.RunStateError as exc:
+            raise APIConflictError(exc.message, {"status": exc.message}) from None
+        enqueue_run(run.pk)
+        run.refresh_from_db()
+        return Response(RunSerializer(run).data, status=status.HTTP_202_ACCEPTED)
+
+
+# A "+" in a query string arrives as a space: "…T08:00:00 01:00" means "+01:00".
+_SPACED_OFFSET = re.compile(r"^(.*T[\d:.]+) (\d{2}:?\d{2})$")
+
+
+class AwareDateTimeField(serializers.DateTimeField):
+    """ISO 8601 with a UTC offset; a naive time is refused rather than guessed."""
+
+    def to_internal_value(self, value) -> datetime:
+        text = _SPACED_OFFSET.sub(r"\1+\2", str(value).strip())
+        try:
+            parsed = datetime.fromisoformat(text)
+        except ValueError:
+            raise serializers.ValidationError(
+                "Must be an ISO 8601 date and time, e.g. 2026-01-05T08:00:00Z."
+            ) from None
+        if parsed.tzinfo is None:
+            raise serializers.ValidationError(
+                "Must include a UTC offset, e.g. 2026-01-05T08:00:00Z or +01:00."
+            )
+        if not 1970 <= parsed.year <= 2199:
+            raise serializers.ValidationError("Must be between the years 1970 and 2199.")
+        return parsed
+
+
+class SchedulePreviewQuerySerializer(serializers.Serializer):
+    cron = serializers.CharField(max_length=120, help_text="e.g. `0 8 * * 1-5` or `@daily`")
+    timezone = serializers.CharField(max_length=64, default="UTC", help_text="IANA name")
+    count = serializers.IntegerField(min_value=1, max_value=20, default=5)
+    after = AwareDateTimeField(
+        required=False, help_text="ISO 8601 with an offset; runs strictly after it (default now)"
+    )
+
+    def validate_cron(self, value: str) -> str:
+        try:
+            schedule.normalize_cron(value)
+        except schedule.ScheduleError as exc:
+            raise serializers.ValidationError(exc.message) from None
+        return value
+
+    def validate_timezone(self, value: str) -> str:
+        try:
+            schedule.validate_timezone(value)
+        except schedule.ScheduleError as exc:
+            raise serializers.ValidationError(exc.message) from None
+        return value
+
+
+class SchedulePreviewSerializer(serializers.Serializer):
+    next_runs = serializers.ListField(
+        child=serializers.DateTimeField(), help_text="ISO 8601 instants in UTC"
+    )
+    description = serializers.CharField()
+
+
+def _utc_iso(instant: datetime) -> str:
+    return instant.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+class SchedulePreviewView(APIView):
+    """The next runs of a cron schedule in a time zone, and the schedule in plain words."""
+
+    permission_classes = [AllowAny]
+    throttle_classes = [ScopedIPRateThrottle]
+    throttle_scope = "schedule_preview"
+
+    @extend_schema(parameters=[SchedulePreviewQuerySerializer], responses=SchedulePreviewSerializer)
+    def get(self, request):
+        query = SchedulePreviewQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        cron, zone = query.validated_data["cron"], query.validated_data["timezone"]
+        after = query.validated_data.get("after") or timezone.now()
+        runs = schedule.next_runs(cron, zone, after, query.validated_data["count"])
+        return Response(
+            {
+                "next_runs": [_utc_iso(run) for run in runs],
+                "description": describe_schedule(cron, zone),
+            }
+        )

@@ -11,14 +11,17 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.db import transaction
-from django.db.models import Q, Subquery
 from django.db.models.functions import Coalesce
 
+from digests import on_run
+from digests.meter import RunMeter
 from digests.models import Run, RunItem, Subscription, SubscriptionSource
 from digests.scoring import Interests, impact, overall, relevance
 from digests.summaries import lead_summary, template_narrative
 from inbox.models import UserContentState, UserPreference
-from ingest.models import ContentItem, ContentItemSource
+from ingest.fulltext import search_pool
+from ingest.models import ContentItem
+from ingest.recent import id_set, recent_item_ids
 
 logger = logging.getLogger(__name__)
 
@@ -78,30 +81,34 @@ def interests_for(subscription: Subscription) -> Interests:
 
 def _candidate_rows(subscription: Subscription, interests: Interests, now: datetime):
     since = now - timedelta(hours=subscription.content_window_hours)
-    items = (
-        ContentItem.objects.filter(status=ContentItem.Status.ACTIVE)
-        .annotate(when=Coalesce("published_at", "first_seen_at"))
-        .filter(when__gte=since, when__lte=now + timedelta(hours=1))
-    )
-    source_ids = SubscriptionSource.objects.filter(subscription=subscription, enabled=True).values(
-        "source_id"
-    )
-    if SubscriptionSource.objects.filter(subscription=subscription, enabled=True).exists():
-        items = items.filter(
-            id__in=Subquery(
-                ContentItemSource.objects.filter(source_id__in=source_ids).values("item_id")
-            )
+    until = now + timedelta(hours=1)
+    source_ids = list(
+        SubscriptionSource.objects.filter(subscription=subscription, enabled=True).values_list(
+            "source_id", flat=True
         )
+    )
+    # First cut: at most CANDIDATE_LIMIT ids, newest first, read from an index only as far as
+    # needed, so a run costs about the same on a pool of 100k items or of 1M.
+    if source_ids:
+        candidate_ids = recent_item_ids(source_ids, since=since, limit=CANDIDATE_LIMIT)
     else:
-        # Topic-only: the whole pool, narrowed to items mentioning at least one interest.
+        # Topic-only: the whole pool through the full-text index; scoring decides what matches.
         if not interests.terms:
             return []
-        matches = Q()
-        for term in interests.terms[:MAX_TOPIC_TERMS]:
-            matches |= Q(title__icontains=term) | Q(description__icontains=term)
-        items = items.filter(matches)
-    return list(
-        items.order_by("-when", "-id").values(
+        candidate_ids = search_pool(
+            interests.terms[:MAX_TOPIC_TERMS],
+            since=since,
+            until=until,
+            limit=CANDIDATE_LIMIT,
+            order="recent",
+        )
+    # Rows by primary key; the window is checked here (sightings were cut by when the source
+    # saw the item, not by its publication time) so no time index can steer this lookup.
+    rows = (
+        ContentItem.objects.filter(id__in=id_set(candidate_ids), status=ContentItem.Status.ACTIVE)
+        .annotate(when=Coalesce("published_at", "first_seen_at"))
+        .order_by("-when", "-id")
+        .values(
             "id",
             "canonical_url",
             "canonical_url_hash",
@@ -112,8 +119,9 @@ def _candidate_rows(subscription: Subscription, interests: Interests, now: datet
             "content_hash",
             "score_impact",
             "score_quality",
-        )[:CANDIDATE_LIMIT]
+        )
     )
+    return [row for row in rows if since <= row["when"] <= until]
 
 
 def score_candidates(subscription: Subscription, *, now: datetime) -> tuple[int, list[Candidate]]:
@@ -190,14 +198,17 @@ def select(subscription: Subscription, scored: list[Candidate], states, now) -> 
 
 
 def _states_for(user_id: int, hashes: list[str], *, lock: bool):
-    queryset = UserContentState.objects.filter(user_id=user_id, canonical_url_hash__in=hashes)
+    queryset = UserContentState.objects.filter(
+        user_id=user_id, canonical_url_hash__in=id_set(hashes, db_type="text")
+    )
     if lock:
         queryset = queryset.select_for_update()
     return {state.canonical_url_hash: state for state in queryset}
 
 
 def preview(subscription: Subscription, *, now: datetime) -> Selection:
-    """The same pipeline as a run; writes nothing and is never charged."""
+    """The same pipeline as a run; writes nothing and is never charged. On-run sources are
+    not fetched (fetching upserts into the pool): a preview selects from what the pool has."""
     candidates_count, scored = score_candidates(subscription, now=now)
     states = _states_for(subscription.owner_id, [c.canonical_url_hash for c in scored], lock=False)
     selection = select(subscription, scored, states, now)
@@ -293,13 +304,16 @@ def execute_run(run_id: int, *, now: datetime) -> Run | None:
     if run is None or not _claim(run, now):
         return run
     subscription = run.subscription
+    meter = RunMeter()  # one per attempt: a retry records what the retry itself did
     try:
+        on_run.collect(subscription, now=now, meter=meter)
         candidates_count, scored = score_candidates(subscription, now=now)
         with transaction.atomic():
             selection = _deliver(run, subscription, scored, now)
             selection.candidates_count = candidates_count
             selection.above_min_score = len(scored)
-            run.refresh_from_db(fields=["attempts", "started_at"])
+            # `error` too: the claim cleared a failed attempt's error, and save() writes all.
+            run.refresh_from_db(fields=["attempts", "started_at", "error"])
             run.output_locale = output_locale_for(subscription)
             items = [
                 {
@@ -321,7 +335,7 @@ def execute_run(run_id: int, *, now: datetime) -> Run | None:
             run.dedup_skipped_count = selection.dedup_skipped
             run.redelivered_count = selection.redelivered
             run.empty_reason = _empty_reason(selection)
-            run.billing_breakdown = {"operations": {}, "total": 0}
+            run.billing_breakdown = meter.breakdown()
             run.status = Run.Status.SUCCEEDED
             run.finished_at = now
             run.save()
@@ -333,7 +347,10 @@ def execute_run(run_id: int, *, now: datetime) -> Run | None:
     except Exception as exc:
         logger.exception("run %s failed", run_id)
         Run.objects.filter(pk=run_id).update(
-            status=Run.Status.FAILED, finished_at=now, error=f"{type(exc).__name__}: {exc}"[:2000]
+            status=Run.Status.FAILED,
+            finished_at=now,
+            error=f"{type(exc).__name__}: {exc}"[:2000],
+            billing_breakdown=meter.breakdown(),
         )
         run.refresh_from_db()
     return run

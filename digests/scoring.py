@@ -10,7 +10,6 @@ item. Impact adds freshness (half-life 36 h) to the item's stored, source-based 
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -24,8 +23,8 @@ FRESHNESS_HALF_LIFE_HOURS = 36.0
 class Interests:
     terms: tuple[str, ...]
     negative: tuple[str, ...]
-    _patterns: tuple[re.Pattern, ...] = field(default=(), compare=False, repr=False)
-    _negative_patterns: tuple[re.Pattern, ...] = field(default=(), compare=False, repr=False)
+    _patterns: tuple[_TermPattern, ...] = field(default=(), compare=False, repr=False)
+    _negative_patterns: tuple[_TermPattern, ...] = field(default=(), compare=False, repr=False)
 
     @classmethod
     def build(cls, terms, negative) -> Interests:
@@ -39,12 +38,38 @@ class Interests:
         )
 
 
-def _term_pattern(term: str) -> re.Pattern:
-    # Word boundaries for Latin text; CJK terms match as substrings (no spaces between words).
-    escaped = re.escape(term.casefold())
-    if term.isascii():
-        return re.compile(rf"(?<!\w){escaped}(?!\w)")
-    return re.compile(escaped)
+class _TermPattern:
+    """`(?<!\\w)term(?!\\w)` on casefolded text for Latin terms, a plain substring for CJK
+    ones (no spaces between words) — found with str.find, which is many times faster than the
+    regex on the ~1,000 candidates of a run."""
+
+    __slots__ = ("folded", "whole_word")
+
+    def __init__(self, term: str):
+        self.folded = term.casefold()
+        self.whole_word = term.isascii()
+
+    def search(self, text: str) -> bool:
+        folded, size = self.folded, len(self.folded)
+        start = text.find(folded)
+        if not self.whole_word:
+            return start != -1
+        while start != -1:
+            end = start + size
+            if (start == 0 or not _is_word_char(text[start - 1])) and (
+                end == len(text) or not _is_word_char(text[end])
+            ):
+                return True
+            start = text.find(folded, start + 1)
+        return False
+
+
+def _is_word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"  # what \w matches in a str pattern
+
+
+def _term_pattern(term: str) -> _TermPattern:
+    return _TermPattern(term)
 
 
 @dataclass

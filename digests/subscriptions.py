@@ -13,6 +13,8 @@ from digests.schedule import ScheduleError, next_run_after, normalize_cron, vali
 from ingest.models import UserSource
 
 LENGTH_PRESETS = {"brief": 10, "standard": 20, "deep": 30}
+# Languages a brief can be written in when the subscription fixes one (SPEC §7).
+OUTPUT_LOCALES = ("en", "zh-hans", "ja", "ko")
 
 
 @dataclass(frozen=True)
@@ -178,9 +180,22 @@ def clean_input(data: dict, *, user, now: datetime, instance: Subscription | Non
                 f"Choose one of {', '.join(Subscription.LanguageMode.values)}."
             )
         clean["language_mode"] = data["language_mode"]
-    for field in ("output_locale", "tone"):
-        if field in data:
-            clean[field] = str(data[field] or "").strip()[:32]
+    if "tone" in data:
+        clean["tone"] = str(data["tone"] or "").strip()[:32]
+    if "output_locale" in data:
+        clean["output_locale"] = str(data["output_locale"] or "").strip().lower()
+    if "language_mode" in data or "output_locale" in data:
+        mode = clean.get("language_mode", instance.language_mode if instance else None)
+        locale = clean.get("output_locale", instance.output_locale if instance else "")
+        fixed = mode == Subscription.LanguageMode.FIXED
+        if locale and locale not in OUTPUT_LOCALES and ("output_locale" in data or fixed):
+            errors["output_locale"] = (
+                f"Choose one of {', '.join(OUTPUT_LOCALES)}; got {locale[:40]!r}."
+            )
+        elif fixed and not locale:
+            errors["output_locale"] = (
+                f"A fixed language needs an output_locale: one of {', '.join(OUTPUT_LOCALES)}."
+            )
     for field in ("summaries_enabled", "narrative_enabled"):
         if field in data:
             if not isinstance(data[field], bool):
@@ -324,6 +339,8 @@ def pause(subscription: Subscription) -> None:
 
 
 def resume(subscription: Subscription, *, now: datetime) -> None:
+    if subscription.status == Subscription.Status.ACTIVE:
+        return  # recomputing from `now` would skip a run that is due but not yet claimed
     subscription.status = Subscription.Status.ACTIVE
     if subscription.run_at and subscription.run_at <= now and not subscription.cron:
         subscription.status = Subscription.Status.COMPLETED
@@ -344,3 +361,35 @@ def request_manual_run(subscription: Subscription, *, now: datetime) -> Run:
         trigger=Run.Trigger.MANUAL,
         scheduled_at=now,
     )
+
+
+class RunStateError(Exception):
+    """A run cannot take this step in its current state (the API answers 409)."""
+
+    def __init__(self, message: str, *, status: str):
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+def retry_run(run: Run, *, now: datetime) -> Run:
+    """Put a failed run back to `pending` under the same id; the caller enqueues it exactly as
+    "run now" does. Only a failed run can be retried: the conditional update turns two
+    concurrent retries into one, and the runner's claim makes a twice-delivered task harmless.
+    A failed run delivered nothing (delivery and success commit together), so a retry cannot
+    deliver twice. `now` is the moment of the request; the budget check will use it."""
+    subscription = Subscription.objects.filter(pk=run.subscription_id).only("deleted_at").first()
+    if subscription is None or subscription.deleted_at is not None:
+        raise RunStateError(
+            "The subscription of this run was deleted; its runs cannot be retried.",
+            status=run.status,
+        )
+    moved = Run.objects.filter(pk=run.pk, status=Run.Status.FAILED).update(
+        status=Run.Status.PENDING, finished_at=None
+    )
+    run.refresh_from_db()
+    if not moved:
+        raise RunStateError(
+            f"Only a failed run can be retried; this run is {run.status}.", status=run.status
+        )
+    return run

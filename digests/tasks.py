@@ -20,9 +20,16 @@ def enqueue_source_refresh(source_id: int) -> None:
     async_task("ingest.tasks.refresh_source", source_id, group="refresh")
 
 
+def enqueue_source_refreshes(source_ids: list[int]) -> None:
+    async_task("ingest.tasks.refresh_sources", source_ids, group="refresh")
+
+
 def dispatch_tick() -> dict:
     result = scheduler.tick(
-        now=timezone.now(), run_source=enqueue_source_refresh, run_run=enqueue_run
+        now=timezone.now(),
+        run_source=enqueue_source_refresh,
+        run_sources=enqueue_source_refreshes,
+        run_run=enqueue_run,
     )
     return {"sources": len(result.sources), "runs": len(result.runs), "swept": len(result.swept)}
 

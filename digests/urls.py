@@ -10,6 +10,11 @@ urlpatterns = [
     path("<int:subscription_id>/run/", views.subscription_run_now, name="run_now"),
     path("<int:subscription_id>/preview/", views.subscription_preview, name="preview"),
     path(
+        "<int:subscription_id>/runs/<int:run_id>/retry/",
+        views.run_retry,
+        name="retry",
+    ),
+    path(
         "<int:subscription_id>/<str:change>/",
         views.subscription_state,
         name="state",

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 
 from digests import runner, subscriptions
 from digests.forms import SubscriptionForm
-from digests.models import Subscription
+from digests.models import Run, Subscription
 from digests.schedule import ScheduleError, next_runs
 from digests.tasks import enqueue_run
 from inbox.models import UserPreference
@@ -101,6 +101,21 @@ def subscription_run_now(request, subscription_id: int):
     run = subscriptions.request_manual_run(subscription, now=timezone.now())
     enqueue_run(run.pk)
     messages.success(request, _("Run started. Its items will appear in your Inbox."))
+    return redirect("digests:detail", subscription.pk)
+
+
+@login_required
+@require_POST
+def run_retry(request, subscription_id: int, run_id: int):
+    subscription = _owned(request, subscription_id)
+    run = get_object_or_404(Run, pk=run_id, subscription=subscription)
+    try:
+        subscriptions.retry_run(run, now=timezone.now())
+    except subscriptions.RunStateError as exc:
+        messages.error(request, exc.message)
+    else:
+        enqueue_run(run.pk)
+        messages.success(request, _("Retrying the run under the same id."))
     return redirect("digests:detail", subscription.pk)
 
 

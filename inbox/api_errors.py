@@ -22,6 +22,16 @@ class APIInputError(exceptions.APIException):
         super().__init__(message or (f"{first[0]}: {first[1]}" if first else "Invalid input."))
 
 
+class APIConflictError(APIInputError):
+    """The request is well formed but the resource's state does not allow it (HTTP 409)."""
+
+    status_code = status.HTTP_409_CONFLICT
+    default_code = "conflict"
+
+    def __init__(self, message: str, fields: dict[str, str] | None = None):
+        super().__init__(fields or {}, message=message, code="conflict")
+
+
 def error_body(code: str, message: str, fields: dict | None = None) -> dict:
     return {"error": {"code": code, "message": message, "fields": fields or {}}}
 

@@ -1,6 +1,17 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
+
+
+def _repair_fulltext_index(sender, using, **kwargs):
+    # Altering the pool table on SQLite rebuilds it, dropping the full-text triggers.
+    from ingest.fulltext import ensure_index
+
+    ensure_index(using)
 
 
 class IngestConfig(AppConfig):
     name = "ingest"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        post_migrate.connect(_repair_fulltext_index, sender=self)

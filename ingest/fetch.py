@@ -3,7 +3,8 @@
 Policy (SPEC §4.1): http/https only, allowed ports, every resolved address checked and the
 connection made to the checked address (no DNS rebinding window), redirects followed by hand
 and re-checked, https→http refused, timeouts plus a total deadline, size caps counted on
-decoded bytes while streaming. Callers get bytes; no parser is ever handed a URL.
+decoded bytes while streaming, per-host politeness on every hop (ingest/politeness.py).
+Callers get bytes; no parser is ever handed a URL.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import httpcore
 import httpx
 from django.conf import settings
 
+from ingest import politeness
 from ingest.addresses import refused_address_reason
 
 FEED_MAX_BYTES = 5 * 1024 * 1024
@@ -77,6 +79,16 @@ class TLSFailure(FetchError):
 
 class ConnectionFailed(FetchError):
     code = "connection_failed"
+
+
+class HostCoolingDown(FetchError):
+    """The host asked us to wait (Retry-After / 429) for longer than this fetch may wait."""
+
+    code = "rate_limited"
+
+    def __init__(self, message: str, *, url: str = "", retry_after: int):
+        super().__init__(message, url=url)
+        self.retry_after = retry_after
 
 
 class HTTPStatusError(FetchError):
@@ -441,7 +453,23 @@ def fetch(
                 raise FetchRefused("A redirect from https to http was refused.", url=current)
             address = resolve_checked(target)
             try:
-                response, body = _send_once(client, target, address, headers, max_bytes, deadline)
+                with politeness.turn(target.host, deadline=deadline):
+                    response, body = _send_once(
+                        client, target, address, headers, max_bytes, deadline
+                    )
+            except politeness.HostBusy as busy:
+                if busy.retry_after is not None:
+                    raise HostCoolingDown(
+                        f"{target.host} asked Tidings to wait; it is not contacted for another "
+                        f"{busy.retry_after} s.",
+                        url=current,
+                        retry_after=busy.retry_after,
+                    ) from None
+                raise FetchTimeout(
+                    f"{target.host} was busy with other requests from Tidings until the "
+                    f"{TOTAL_DEADLINE_SECONDS:.0f} s deadline.",
+                    url=current,
+                ) from None
             except httpx.TimeoutException:
                 raise FetchTimeout(
                     f"The server at {target.host} did not answer in time.", url=current
@@ -486,11 +514,14 @@ def fetch(
             status = response.status_code
             response_headers = {k.lower(): v for k, v in response.headers.items()}
             if status >= 400:
+                retry_after = _retry_after_seconds(response_headers.get("retry-after"))
+                if status == 429 or (status == 503 and retry_after is not None):
+                    politeness.note_retry_after(target.host, retry_after)
                 raise HTTPStatusError(
                     f"The server answered HTTP {status}.",
                     url=current,
                     status=status,
-                    retry_after=_retry_after_seconds(response_headers.get("retry-after")),
+                    retry_after=retry_after,
                 )
             return FetchResult(
                 url=current,

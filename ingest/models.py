@@ -172,7 +172,13 @@ class ContentItemSource(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["item", "source"], name="itemsource_unique"),
         ]
-        indexes = [models.Index(fields=["source", "-first_seen_at"], name="itemsource_recent_idx")]
+        indexes = [
+            # A source's newest sightings with the item id in the index: a run's per-source
+            # walk (ingest/recent.py) reads the index alone.
+            models.Index(
+                fields=["source", "-first_seen_at", "item"], name="itemsource_recent_item_idx"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.source_id} saw {self.item_id}"

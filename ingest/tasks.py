@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.utils import timezone
 
 from ingest.models import Source
+from ingest.refresh import refresh_many
 from ingest.refresh import refresh_source as refresh_source_now
 
 
@@ -14,3 +15,13 @@ def refresh_source(source_id: int) -> str:
         return "missing"
     outcome = refresh_source_now(source, now=timezone.now())
     return "ok" if outcome.ok else f"error: {outcome.error}"
+
+
+def refresh_sources(source_ids: list[int]) -> dict:
+    """One scheduler batch: fetched concurrently, stored one source at a time."""
+    outcomes = refresh_many(source_ids, now=timezone.now())
+    return {
+        "refreshed": sum(o.ok and not o.skipped for o in outcomes),
+        "failed": sum(not o.ok for o in outcomes),
+        "skipped": sum(o.skipped for o in outcomes),
+    }

@@ -29,7 +29,14 @@ ALLOWED_HOSTS = ["testserver", "localhost", "127.0.0.1"]
 Q_CLUSTER = {**Q_CLUSTER, "sync": True}
 REST_FRAMEWORK = {
     **REST_FRAMEWORK,
-    "DEFAULT_THROTTLE_RATES": {"anon": "1000/min", "user": "1000/min"},
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": "1000/min",
+        "user": "1000/min",
+        "subscription_preview": "1000/min",
+        "schedule_preview": "1000/min",
+    },
 }
+# Fixture servers answer instantly; a test that checks the per-host interval sets its own.
+FETCH_HOST_MIN_INTERVAL_MS = 0
 WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True

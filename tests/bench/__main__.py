@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import json
 import os
 import sys
 
-BENCHMARKS = ("ingest",)
+BENCHMARKS = ("ingest", "refresh", "edgecases", "sanitize", "run", "scheduler", "throughput")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -20,6 +21,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("name", choices=BENCHMARKS)
     parser.add_argument("--json", action="store_true", help="end with one JSON object")
     parser.add_argument("--corpus", help="folder of feed files (default: ../shared/corpora/feeds)")
+    parser.add_argument(
+        "--size",
+        choices=("full", "small"),
+        default="full",
+        help="run/scheduler/throughput data sizes: full (the stated goals) or small (a quick look)",
+    )
     args = parser.parse_args(argv)
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
@@ -30,7 +37,10 @@ def main(argv: list[str] | None = None) -> int:
 
     module = importlib.import_module(f"tests.bench.{args.name}")
     with bench_database():
-        result = module.run(corpus=args.corpus)
+        # Each benchmark takes the options it knows about.
+        accepted = inspect.signature(module.run).parameters
+        options = {"corpus": args.corpus, "size": args.size}
+        result = module.run(**{k: v for k, v in options.items() if k in accepted})
     for line in module.describe(result):
         print(line)
     if args.json:

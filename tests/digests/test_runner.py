@@ -256,3 +256,14 @@ def test_subscription_status_shows_completed_after_a_one_off_run(alice, now):
     assert subscription.next_run_at == now + timedelta(hours=1)
     run_once(subscription, now + timedelta(hours=1))
     assert Subscription.objects.get().status == "completed"
+
+
+def test_topic_only_runs_find_cjk_and_latin_interests_through_the_full_text_index(alice, now):
+    add_item("人工智能周报", description="大模型的新进展", now=now)
+    add_item("芯片", description="智能手机的芯片", now=now)
+    add_item("Trusted builds", description="Nothing about the language", now=now)
+    add_item("Rust 2026 edition ships", now=now)
+    subscription = subscribe(alice, now, name="Mixed", interests=["人工智能", "智能", "Rust"])
+    run = run_once(subscription, now)
+    titles = set(run.items.values_list("title", flat=True))
+    assert titles == {"人工智能周报", "芯片", "Rust 2026 edition ships"}

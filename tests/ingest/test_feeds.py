@@ -438,6 +438,45 @@ def test_real_link_wins_over_a_guid_that_precedes_it() -> None:
     assert parse_feed(rss_with_items([item])).entries[0].url == "https://gen.example.com/real"
 
 
+# --- character encoding -------------------------------------------------------------------------
+
+
+def atom_with_accents(prolog: str) -> str:
+    return (
+        f'{prolog}<feed xmlns="http://www.w3.org/2005/Atom"><title>Café</title>'
+        '<link href="https://example.com/"/><entry><title>Ünïcode</title>'
+        '<link href="https://example.com/wiki/Café"/><id>tag:example.com,2024:é</id>'
+        "<author><name>José Müller</name></author>"
+        '<content type="html">&lt;p&gt;naïve&lt;/p&gt;</content></entry></feed>'
+    )
+
+
+@pytest.mark.parametrize("base_url", ["", "https://example.com/feed.xml"])
+@pytest.mark.parametrize(
+    "content",
+    [
+        atom_with_accents("").encode(),
+        atom_with_accents('<?xml version="1.0"?>').encode(),
+        atom_with_accents('<?xml version="1.0" encoding="iso-8859-1"?>').encode("iso-8859-1"),
+    ],
+    ids=["no-declaration", "declaration-without-encoding", "declared-latin-1"],
+)
+def test_document_encoding_is_honoured_in_attributes_and_text(content: bytes, base_url: str):
+    """XML without an encoding declaration or BOM is UTF-8. Regression found by `python -m
+    tests.bench edgecases`: with only Content-Location in response_headers, feedparser took the
+    bytes for an HTTP response without a Content-Type, decoded them as ISO-8859-1 and repaired
+    element text but not attributes or author names: the link became .../Caf%C3%83%C2%A9 and
+    the author "JosÃ© MÃ¼ller"."""
+    feed = parse_feed(content, base_url=base_url)
+    entry = feed.entries[0]
+    assert feed.title == "Café"
+    assert entry.title == "Ünïcode"
+    assert entry.url == canonicalize_url("https://example.com/wiki/Caf%C3%A9")
+    assert entry.entry_id == "tag:example.com,2024:é"
+    assert entry.author == "José Müller"
+    assert "naïve" in entry.content_html
+
+
 # --- hostile XML ------------------------------------------------------------------------------
 
 
@@ -690,3 +729,34 @@ def test_normalize_title_is_bounded() -> None:
 def test_short_titles_are_not_used_for_soft_dedup() -> None:
     assert not usable_for_soft_dedup(normalize_title("Update"))
     assert usable_for_soft_dedup(normalize_title("OpenAI releases GPT-5"))
+
+
+GREEK = "\u039a\u03b1\u03bb\u03b7\u03bc\u03ad\u03c1\u03b1"
+
+
+def test_the_http_charset_decodes_an_undeclared_document_but_never_overrides_a_declaration():
+    body = f"<rss version='2.0'><channel><title>{GREEK}</title></channel></rss>"
+    undeclared = body.encode("iso-8859-7")
+    headers = {"content-type": "text/xml; charset=iso-8859-7"}
+    assert parse_feed(undeclared, headers=headers).title == GREEK
+    declared = ("<?xml version='1.0' encoding='utf-8'?>" + body).encode("utf-8")
+    assert parse_feed(declared, headers=headers).title == GREEK
+
+
+def test_content_language_is_the_language_of_a_feed_that_names_none():
+    body = b"<rss version='2.0'><channel><title>T</title></channel></rss>"
+    assert parse_feed(body, headers={"content-language": "ko-KR"}).language == "ko-KR"
+    named = b"<rss version='2.0'><channel><title>T</title><language>en</language></channel></rss>"
+    assert parse_feed(named, headers={"content-language": "ko-KR"}).language == "en"
+
+
+def test_only_an_undeclared_document_takes_the_servers_charset():
+    from ingest.feeds import _content_type_for
+
+    http = "text/xml; charset=ISO-8859-7"
+    assert _content_type_for(b"<rss/>", http) == "application/xml; charset=ISO-8859-7"
+    assert _content_type_for(b"<?xml version='1.0' encoding='utf-8'?><rss/>", http) == (
+        "application/xml"
+    )
+    assert _content_type_for(b"\xef\xbb\xbf<rss/>", http) == "application/xml"
+    assert _content_type_for(b"<rss/>", "text/xml") == "application/xml"

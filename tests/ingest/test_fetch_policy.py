@@ -39,24 +39,8 @@ from ingest.fetch import (
     fetch,
     parse_target,
 )
-from tests.conftest import FixtureServer
 
 # --- Helpers -------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def fixture_server() -> Iterator[FixtureServer]:
-    """conftest's fixture server, polling for shutdown every 50 ms instead of 500 ms so that
-    the ~60 tests using it stay fast. Same routes, same loopback allowance."""
-    server = FixtureServer()
-    server.thread = threading.Thread(
-        target=server.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-    )
-    server.thread.start()
-    with override_settings(FETCH_TEST_ONLY_LOOPBACK_HOSTS=("localhost",)):
-        yield server
-    server.httpd.shutdown()
-    server.httpd.server_close()
 
 
 @dataclass

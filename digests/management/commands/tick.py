@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from digests import runner, scheduler, tasks
 from ingest.models import Source
-from ingest.refresh import refresh_source
+from ingest.refresh import refresh_many, refresh_source
 
 
 class Command(BaseCommand):
@@ -34,15 +34,21 @@ class Command(BaseCommand):
                 raise CommandError("--now needs a UTC offset, e.g. 2026-11-22T08:00:00+00:00.")
         if options["enqueue"]:
             run_source, run_run = tasks.enqueue_source_refresh, tasks.enqueue_run
+            run_sources = tasks.enqueue_source_refreshes
         else:
 
             def run_source(source_id: int) -> None:
                 refresh_source(Source.objects.get(pk=source_id), now=now)
 
+            def run_sources(source_ids: list[int]) -> None:
+                refresh_many(source_ids, now=now)
+
             def run_run(run_id: int) -> None:
                 runner.execute_run(run_id, now=now)
 
-        result = scheduler.tick(now=now, run_source=run_source, run_run=run_run)
+        result = scheduler.tick(
+            now=now, run_source=run_source, run_sources=run_sources, run_run=run_run
+        )
         verb = "enqueued" if options["enqueue"] else "ran"
         self.stdout.write(
             f"tick at {now.isoformat()}: {verb} {len(result.sources)} source refreshes, "

@@ -1,0 +1,64 @@
+"""On-run sources (SPEC §6 step 2): fetched and upserted at the start of each run, metered.
+
+A source type that can be fetched per run (search first) registers a collector for its type;
+the collector fetches through ingest, upserts into the pool and records each billable operation
+on the run's meter. Scoring then finds the fresh items in the pool like any others. No type
+registers a collector yet, so today a run records zeros.
+
+Collection happens before the run's transaction: external calls never hold row locks.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import datetime
+
+from digests.meter import RunMeter
+from digests.models import Subscription
+from ingest.models import Source
+
+logger = logging.getLogger(__name__)
+
+Collector = Callable[[Source, datetime, RunMeter], None]
+
+_COLLECTORS: dict[str, Collector] = {}
+
+
+def register_collector(source_type: str, collector: Collector) -> None:
+    if source_type not in Source.Type.values:
+        raise ValueError(f"Unknown source type {source_type!r}.")
+    _COLLECTORS[source_type] = collector
+
+
+def unregister_collector(source_type: str) -> None:
+    _COLLECTORS.pop(source_type, None)
+
+
+def on_run_sources(subscription: Subscription):
+    return Source.objects.filter(
+        subscriptionsource__subscription=subscription,
+        subscriptionsource__enabled=True,
+        refresh_mode=Source.RefreshMode.ON_RUN,
+    ).exclude(status=Source.Status.DISABLED)
+
+
+def collect(subscription: Subscription, *, now: datetime, meter: RunMeter) -> int:
+    """Fetch every on-run source of the subscription; return how many were collected. A
+    source that fails is logged and skipped: the run still has the pool (the collector records
+    the failure on the source, where ingest's back-off rules apply)."""
+    if not _COLLECTORS:
+        return 0
+    collected = 0
+    for source in on_run_sources(subscription).order_by("id"):
+        collector = _COLLECTORS.get(source.type)
+        if collector is None:
+            logger.warning("no on-run collector for %s source %s", source.type, source.pk)
+            continue
+        try:
+            collector(source, now, meter)
+        except Exception:
+            logger.exception("on-run source %s failed (run of %s)", source.pk, subscription.pk)
+            continue
+        collected += 1
+    return collected

@@ -1,0 +1,21 @@
+from __future__ import annotations
+
+from django import template
+
+from digests.schedule_words import describe_schedule
+
+register = template.Library()
+
+
+@register.filter
+def schedule_words(subscription) -> str:
+    """A subscription's cron schedule in plain words; empty for a one-off run."""
+    if not subscription.cron:
+        return ""
+    return describe_schedule(subscription.cron, subscription.timezone)
+
+
+@register.filter
+def cron_words(cron: str) -> str:
+    """A bare cron expression in plain words (no time zone: e.g. a template's schedule)."""
+    return describe_schedule(cron)

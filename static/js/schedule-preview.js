@@ -1,0 +1,153 @@
+// Live schedule preview for the subscription form: the schedule in plain words and its next
+// runs, from GET /api/v1/schedule/preview. Without JavaScript the preview box stays hidden and
+// the form works as before. The preset-to-cron rule mirrors digests/forms.py `preset_cron`.
+(() => {
+  "use strict";
+
+  const box = document.querySelector("[data-schedule-preview]");
+  if (!box || !window.fetch || !box.closest("form")) {
+    return;
+  }
+  const form = box.closest("form");
+  const input = (name) => form.querySelector(`[name="${name}"]`);
+  const preset = input("schedule_preset");
+  const time = input("schedule_time");
+  const day = input("schedule_day");
+  const cron = input("cron");
+  const zone = input("timezone");
+  const words = box.querySelector("[data-schedule-words]");
+  const runs = box.querySelector("[data-schedule-runs]");
+  const heading = box.querySelector("[data-schedule-heading]");
+  const error = box.querySelector("[data-schedule-error]");
+  const DEBOUNCE_MS = 400;
+  let timer = null;
+  let inFlight = null;
+
+  const mode = () => (preset && preset.value) || "advanced";
+
+  const showField = (element, visible) => {
+    const field = element && element.closest(".field");
+    if (field) {
+      field.hidden = !visible;
+    }
+  };
+
+  const syncFields = () => {
+    showField(time, mode() !== "advanced");
+    showField(day, mode() === "weekly");
+    showField(cron, mode() === "advanced");
+  };
+
+  const currentCron = () => {
+    if (mode() === "advanced") {
+      return cron ? cron.value.trim() : "";
+    }
+    const [hour, minute] = ((time && time.value) || "").split(":").map((n) => parseInt(n, 10));
+    if (Number.isNaN(hour) || Number.isNaN(minute) || minute === undefined) {
+      return "";
+    }
+    const days = { daily: "*", weekdays: "1-5", weekly: (day && day.value) || "1" }[mode()];
+    return days ? `${minute} ${hour} * * ${days}` : "";
+  };
+
+  const formatRun = (iso, timeZone) => {
+    try {
+      return new Intl.DateTimeFormat(document.documentElement.lang || undefined, {
+        timeZone,
+        weekday: "short",
+        year: "numeric",
+        month: "short",
+        day: "numeric",
+        hour: "2-digit",
+        minute: "2-digit",
+        hourCycle: "h23",
+      }).format(new Date(iso));
+    } catch {
+      return iso; // a zone the browser does not know: show the instant as sent
+    }
+  };
+
+  const clear = () => {
+    words.textContent = "";
+    runs.replaceChildren();
+    heading.hidden = true;
+    error.hidden = true;
+    error.textContent = "";
+  };
+
+  const render = (body, timeZone) => {
+    clear();
+    words.textContent = body.description;
+    heading.hidden = false;
+    runs.replaceChildren(
+      ...body.next_runs.map((iso) => {
+        const item = document.createElement("li");
+        const when = document.createElement("time");
+        when.dateTime = iso;
+        when.textContent = formatRun(iso, timeZone);
+        item.append(when);
+        return item;
+      }),
+    );
+    box.hidden = false;
+  };
+
+  const renderError = (body) => {
+    clear();
+    const problem = (body && body.error) || {};
+    const fields = problem.fields || {};
+    error.textContent = fields.cron || fields.timezone || problem.message || "";
+    error.hidden = !error.textContent;
+    box.hidden = error.hidden;
+  };
+
+  const refresh = async () => {
+    const expression = currentCron();
+    const timeZone = (zone && zone.value.trim()) || "UTC";
+    if (!expression) {
+      clear();
+      box.hidden = true;
+      return;
+    }
+    if (inFlight) {
+      inFlight.abort();
+    }
+    inFlight = new AbortController();
+    const query = new URLSearchParams({ cron: expression, timezone: timeZone, count: "5" });
+    try {
+      const response = await fetch(`${box.dataset.endpoint}?${query}`, {
+        headers: { Accept: "application/json" },
+        credentials: "same-origin",
+        signal: inFlight.signal,
+      });
+      if (response.status === 429) {
+        return; // throttled: keep what is shown
+      }
+      const body = await response.json();
+      if (response.ok) {
+        render(body, timeZone);
+      } else {
+        renderError(body);
+      }
+    } catch (exc) {
+      if (exc.name !== "AbortError") {
+        box.hidden = true; // offline or a server error: the form still works without it
+      }
+    }
+  };
+
+  const schedule = () => {
+    syncFields();
+    window.clearTimeout(timer);
+    timer = window.setTimeout(refresh, DEBOUNCE_MS);
+  };
+
+  for (const element of [preset, time, day, cron, zone]) {
+    if (element) {
+      element.addEventListener("input", schedule);
+      element.addEventListener("change", schedule);
+    }
+  }
+  syncFields();
+  refresh();
+})();

@@ -1,0 +1,186 @@
+"""`run`: one user's runs (candidates -> score -> dedup -> select -> deliver; no LLM) over a
+content pool of 100k and of 1M items (`--size small`: 10k and 100k).
+
+Data: ~50 sources, items spread over 30 days (titles 40-120 chars, descriptions 200-600, ~3 %
+Chinese), one user with 20 subscriptions — 10 source-based (1-8 sources each, half with
+interests) and 10 topic-only (1-3 interests, one pair Chinese). Each round runs all 20 once;
+one warm-up round, then ROUNDS measured rounds. Between the two sizes the pool grows in place
+(same 30 days, ten times denser) and the user's delivery history is cleared.
+
+ratio = p50 at the large pool / p50 at the small pool (goal <= 2); goal p50 at 100k <= 50 ms.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from datetime import UTC, datetime, timedelta
+
+from django.contrib.auth.models import User
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from digests.models import Run, RunItem, Subscription, SubscriptionSource
+from digests.runner import execute_run
+from digests.subscriptions import request_manual_run
+from inbox.models import UserContentState
+from tests.bench.generate import TextBank, add_items, analyze, make_sources
+
+SIZES = {"full": (100_000, 1_000_000), "small": (10_000, 100_000)}
+ROUNDS = 5
+NOW = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
+
+TOPIC_ONLY = (
+    (["PostgreSQL"], []),
+    (["machine learning", "Python"], []),
+    (["Kubernetes", "Linux"], ["job"]),
+    (["Rust", "WebAssembly"], []),
+    (["quantum computing"], []),
+    (["OpenAI", "Apple", "startup"], []),
+    (["privacy", "security"], []),
+    (["人工智能", "芯片"], []),
+    (["climate"], []),
+    (["SQLite", "PostgreSQL", "semiconductor"], []),
+)
+SOURCE_BASED = (  # (source indexes, interests)
+    ([0], []),
+    ([1, 2], []),
+    ([3, 10, 20], ["security"]),
+    ([4, 5, 6, 7], []),
+    ([8, 30, 31, 32, 33], ["Python", "Rust"]),
+    ([0, 1, 2, 3, 4, 5], ["startup"]),
+    ([40, 41, 42], []),
+    ([9, 19, 29, 39, 49, 48, 47, 46], ["Linux"]),
+    ([11, 12], ["machine learning"]),
+    ([13, 14, 15, 16, 17], []),
+)
+
+
+def _subscriptions(user, sources) -> list[tuple[str, Subscription]]:
+    made = []
+    for n, (interests, negative) in enumerate(TOPIC_ONLY):
+        made.append(
+            (
+                "topic",
+                Subscription.objects.create(
+                    owner=user,
+                    name=f"Topic {n}",
+                    interests=interests,
+                    negative_keywords=negative,
+                    cron="0 8 * * *",
+                ),
+            )
+        )
+    for n, (indexes, interests) in enumerate(SOURCE_BASED):
+        subscription = Subscription.objects.create(
+            owner=user, name=f"Sources {n}", interests=interests, cron="0 8 * * *"
+        )
+        SubscriptionSource.objects.bulk_create(
+            SubscriptionSource(subscription=subscription, source=sources[i]) for i in indexes
+        )
+        made.append(("sources", subscription))
+    return made
+
+
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def _measure(subscriptions) -> dict:
+    Run.objects.all().delete()
+    UserContentState.objects.all().delete()
+    times: dict[str, list[float]] = {"topic": [], "sources": []}
+    queries: dict[str, set[int]] = {"topic": set(), "sources": set()}
+    delivered = 0
+    for round_number in range(ROUNDS + 1):
+        now = NOW + timedelta(minutes=round_number)
+        for kind, subscription in subscriptions:
+            run = request_manual_run(subscription, now=now)
+            with CaptureQueriesContext(connection) as captured:
+                started = time.perf_counter()
+                finished = execute_run(run.pk, now=now)
+                elapsed = time.perf_counter() - started
+            assert finished.status == Run.Status.SUCCEEDED, finished.error
+            if round_number:  # round 0 warms caches
+                times[kind].append(elapsed)
+                queries[kind].add(len(captured.captured_queries))
+                delivered += finished.delivered_count
+    every = times["topic"] + times["sources"]
+    return {
+        "runs": len(every),
+        "p50_ms": round(statistics.median(every) * 1000, 1),
+        "p95_ms": round(_percentile(every, 0.95) * 1000, 1),
+        "max_ms": round(max(every) * 1000, 1),
+        "topic_p50_ms": round(statistics.median(times["topic"]) * 1000, 1),
+        "sources_p50_ms": round(statistics.median(times["sources"]) * 1000, 1),
+        "queries_per_run": {kind: sorted(counts) for kind, counts in queries.items()},
+        "delivered_per_run": round(delivered / len(every), 1),
+        "run_items": RunItem.objects.count(),
+    }
+
+
+def run(size: str = "full") -> dict:
+    small, large = SIZES[size]
+    bank = TextBank()
+    sources = make_sources()
+    user = User.objects.create(username="bench@example.com", email="bench@example.com")
+    subscriptions = _subscriptions(user, sources)
+    phases = {}
+    have = 0
+    for target in (small, large):
+        started = time.perf_counter()
+        add_items(target - have, sources=sources, now=NOW, bank=bank)
+        analyze()
+        generated = time.perf_counter() - started
+        have = target
+        phases[str(target)] = {"items": target, "generate_seconds": round(generated, 1)}
+        phases[str(target)] |= _measure(subscriptions)
+    low, high = phases[str(small)], phases[str(large)]
+    return {
+        "name": "run",
+        "database": connection.vendor,
+        "size": size,
+        "sources": len(sources),
+        "subscriptions": {"topic_only": len(TOPIC_ONLY), "source_based": len(SOURCE_BASED)},
+        "rounds": ROUNDS,
+        "phases": phases,
+        # Writes are skipped when there is nothing to write, so a count varies by a few; what
+        # must not happen is growth with the pool.
+        "queries_max": {
+            phase["items"]: max(max(c) for c in phase["queries_per_run"].values())
+            for phase in phases.values()
+        },
+        "queries_constant": max(max(c) for c in high["queries_per_run"].values())
+        <= max(max(c) for c in low["queries_per_run"].values()),
+        "p50_small_ms": low["p50_ms"],
+        "p50_large_ms": high["p50_ms"],
+        "goal_p50_100k_le_50ms": (phases["100000"]["p50_ms"] <= 50) if "100000" in phases else None,
+        "ratio": round(high["p50_ms"] / low["p50_ms"], 2),
+    }
+
+
+def describe(result: dict) -> list[str]:
+    lines = [
+        f"run benchmark on {result['database']} ({result['size']} sizes) — 1 user, "
+        f"{result['subscriptions']['topic_only']} topic-only + "
+        f"{result['subscriptions']['source_based']} source-based subscriptions, "
+        f"{result['sources']} sources, pool over 30 days; {result['rounds']} measured rounds "
+        "after 1 warm-up; no LLM",
+    ]
+    for phase in result["phases"].values():
+        lines.append(
+            f"  {phase['items']:>9,} items (generated in {phase['generate_seconds']} s): "
+            f"p50 {phase['p50_ms']} ms, p95 {phase['p95_ms']} ms, max {phase['max_ms']} ms over "
+            f"{phase['runs']} runs (topic-only p50 {phase['topic_p50_ms']} ms, source-based "
+            f"{phase['sources_p50_ms']} ms); queries per run {phase['queries_per_run']}; "
+            f"{phase['delivered_per_run']} items delivered per run"
+        )
+    goal = result["goal_p50_100k_le_50ms"]
+    lines.append(
+        f"  most queries in a run, by pool size: {result['queries_max']} — constant: "
+        f"{result['queries_constant']}; "
+        f"p50 at 100k <= 50 ms: {'n/a' if goal is None else goal}"
+    )
+    lines.append(f"  ratio (p50 large ÷ p50 small): {result['ratio']} (goal <= 2)")
+    return lines
