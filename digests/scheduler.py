@@ -11,8 +11,9 @@ import logging
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
+from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
 
 from digests.models import Run, Subscription
@@ -200,6 +201,28 @@ def sweep_stuck_runs(*, now: datetime) -> list[Run]:
     return retry
 
 
+LOST_RUN_GIVE_UP = timedelta(hours=24)
+
+
+def requeue_lost_runs(*, now: datetime, exclude: list[int] = ()) -> list[int]:
+    """Runs still `pending` a run-timeout after they were created: their task was lost (a
+    broker flush, a worker killed before it acknowledged). Each is handed out again at most
+    once per timeout (execute_run's claim makes a duplicate harmless); after a day it is
+    marked failed so it can be retried by hand."""
+    Run.objects.filter(status=Run.Status.PENDING, created_at__lt=now - LOST_RUN_GIVE_UP).update(
+        status=Run.Status.FAILED,
+        finished_at=now,
+        error="No worker picked this run up within a day.",
+    )
+    lost = (
+        Run.objects.filter(status=Run.Status.PENDING, created_at__lt=now - RUN_TIMEOUT)
+        .exclude(pk__in=exclude)
+        .values_list("pk", flat=True)[:CLAIM_BATCH]
+    )
+    timeout = int(RUN_TIMEOUT.total_seconds())
+    return [pk for pk in lost if cache.add(f"requeued-run:{pk}", 1, timeout=timeout)]
+
+
 def tick(
     *,
     now: datetime,
@@ -221,6 +244,9 @@ def tick(
     for run in sweep_stuck_runs(now=now):
         result.swept.append(run.pk)
         run_run(run.pk)
+    for run_id in requeue_lost_runs(now=now, exclude=list(result.swept)):
+        result.swept.append(run_id)
+        run_run(run_id)
     for run in claim_due_subscriptions(now=now):
         result.runs.append(run.pk)
         run_run(run.pk)

@@ -267,3 +267,22 @@ def test_topic_only_runs_find_cjk_and_latin_interests_through_the_full_text_inde
     run = run_once(subscription, now)
     titles = set(run.items.values_list("title", flat=True))
     assert titles == {"人工智能周报", "芯片", "Rust 2026 edition ships"}
+
+
+def test_a_pending_run_whose_task_was_lost_is_handed_out_again_once(alice, now):
+    from django.core.cache import cache
+
+    from digests.scheduler import requeue_lost_runs
+
+    cache.clear()
+    run = request_manual_run(subscribe(alice, now), now=now)
+    Run.objects.filter(pk=run.pk).update(created_at=now)
+    assert requeue_lost_runs(now=now + timedelta(minutes=1)) == []  # still fresh
+    later = now + runner.RUN_TIMEOUT + timedelta(minutes=1)
+    assert requeue_lost_runs(now=later) == [run.pk]
+    assert requeue_lost_runs(now=later + timedelta(minutes=1)) == []  # not every tick
+    day_later = now + timedelta(days=1, minutes=1)
+    assert requeue_lost_runs(now=day_later) == []
+    failed = Run.objects.get()
+    assert failed.status == "failed"
+    assert "No worker picked this run up" in failed.error
