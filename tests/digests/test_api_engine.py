@@ -17,7 +17,7 @@ from digests.models import Run, RunItem, Subscription
 from digests.subscriptions import create_subscription, request_manual_run
 from inbox.models import UserContentState, UserPreference
 from inbox.tokens import issue_token
-from tests.digests.test_runner import add_item
+from tests.factories import add_item
 
 SCHEDULE_PREVIEW = "/api/v1/schedule/preview"
 

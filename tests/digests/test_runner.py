@@ -14,25 +14,8 @@ from digests.scheduler import sweep_stuck_runs
 from digests.subscriptions import create_subscription, request_manual_run
 from inbox.models import UserContentState
 from inbox.states import apply_action
-from ingest.canonical import url_hash
-from ingest.models import ContentItem, ContentItemSource, Source
-
-
-def add_item(title, *, now, age_hours=2, description="", source=None, content_hash=""):
-    url = f"https://news.example/{url_hash(title)[:10]}"
-    item = ContentItem.objects.create(
-        canonical_url=url,
-        canonical_url_hash=url_hash(url),
-        title=title,
-        description=description,
-        published_at=now - timedelta(hours=age_hours),
-        first_seen_at=now,
-        last_seen_at=now,
-        content_hash=content_hash,
-    )
-    if source:
-        ContentItemSource.objects.create(item=item, source=source, first_seen_at=now)
-    return item
+from ingest.models import ContentItem, Source
+from tests.factories import add_item
 
 
 def subscribe(user, now, **data):

@@ -11,7 +11,7 @@ from django.urls import reverse
 from digests import runner
 from digests.models import Run, RunItem, Subscription
 from digests.subscriptions import create_subscription, request_manual_run
-from tests.digests.test_runner import add_item
+from tests.factories import add_item
 
 
 @pytest.fixture

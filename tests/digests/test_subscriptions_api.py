@@ -10,7 +10,7 @@ from digests.models import Run, Subscription, SubscriptionSource
 from inbox.tokens import issue_token
 from ingest.models import Source
 from ingest.sources import add_to_library
-from tests.digests.test_runner import add_item
+from tests.factories import add_item
 
 
 @pytest.fixture

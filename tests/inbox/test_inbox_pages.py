@@ -12,7 +12,7 @@ from django.urls import reverse
 from digests import runner
 from digests.subscriptions import create_subscription, request_manual_run
 from inbox.models import UserContentState
-from tests.digests.test_runner import add_item
+from tests.factories import add_item
 
 
 @pytest.fixture

@@ -9,26 +9,12 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from ingest import fulltext
-from ingest.canonical import url_hash
 from ingest.fulltext import search_pool
 from ingest.models import ContentItem
+from tests.factories import add_item
 
 FULLTEXT_MIGRATION = ("ingest", "0003_contentitem_fulltext")
 BEFORE_FULLTEXT = ("ingest", "0002_soft_dedup_index")
-
-
-def add_item(title, *, now, description="", age_hours=2, status="active"):
-    url = f"https://pool.example/{url_hash(title + description)[:12]}"
-    return ContentItem.objects.create(
-        canonical_url=url,
-        canonical_url_hash=url_hash(url),
-        title=title,
-        description=description,
-        published_at=now - timedelta(hours=age_hours),
-        first_seen_at=now,
-        last_seen_at=now,
-        status=status,
-    )
 
 
 def search(terms, now, **kwargs):

@@ -1,0 +1,36 @@
+"""Small builders shared by tests: pool items made directly, without a feed."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from ingest.canonical import url_hash
+from ingest.models import ContentItem, ContentItemSource
+
+
+def add_item(
+    title,
+    *,
+    now,
+    age_hours=2,
+    description="",
+    source=None,
+    content_hash="",
+    status="active",
+):
+    """A pool item published `age_hours` before `now`, first seen at `now`."""
+    url = f"https://news.example/{url_hash(title + description)[:12]}"
+    item = ContentItem.objects.create(
+        canonical_url=url,
+        canonical_url_hash=url_hash(url),
+        title=title,
+        description=description,
+        published_at=now - timedelta(hours=age_hours),
+        first_seen_at=now,
+        last_seen_at=now,
+        content_hash=content_hash,
+        status=status,
+    )
+    if source:
+        ContentItemSource.objects.create(item=item, source=source, first_seen_at=now)
+    return item
