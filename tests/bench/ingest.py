@@ -18,23 +18,13 @@ from django.db import connection
 
 from ingest.models import ContentItem, Source
 from ingest.refresh import refresh_source
-
-SHARED_FEEDS = Path(settings.BASE_DIR).parent / "shared" / "corpora" / "feeds"
-FEED_SUFFIXES = {".xml", ".atom", ".rss", ".json", ".rdf"}
+from tests.bench.corpus import SHARED_FEEDS, feed_files
 
 
 def corpus_files(corpus: str | None) -> tuple[str, list[Path]]:
     folder = Path(corpus) if corpus else SHARED_FEEDS
     if folder.is_dir():
-        files = sorted(
-            p
-            for p in folder.rglob("*")
-            if p.is_file()
-            and p.suffix.lower() in FEED_SUFFIXES
-            and not p.name.startswith("MANIFEST")
-            and "expected" not in p.parent.name  # reference outputs, not feeds
-        )
-        return str(folder), files
+        return str(folder), feed_files(folder)
     from ingest.demo_feeds import write_demo_feeds
 
     demo_folder = Path(settings.DATA_DIR) / "bench-demo-feeds"

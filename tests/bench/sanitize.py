@@ -30,11 +30,11 @@ from lxml import html as lxml_html
 
 import ingest.feeds  # noqa: F401  (the parse configuration in use: DOCTYPEs are never expanded)
 from ingest.sanitize import sanitize_html
+from tests.bench.corpus import FEED_SUFFIXES, SHARED_FEEDS, feed_files
 
-SHARED_FEEDS = Path(settings.BASE_DIR).parent / "shared" / "corpora" / "feeds"
 FALLBACK_FEEDS = Path(settings.BASE_DIR) / "tests" / "ingest" / "testdata"
 # feedparser 6.0 reads no JSON Feed, so only XML formats are timed.
-FEED_SUFFIXES = {".xml", ".atom", ".rss", ".rdf"}
+XML_FEED_SUFFIXES = FEED_SUFFIXES - {".json"}
 REPEATS = 2
 VECTOR_BASE = "https://feed.example/posts/1"
 
@@ -193,15 +193,7 @@ def corpus_files(corpus: str | None) -> tuple[str, list[Path]]:
     folder = Path(corpus) if corpus else SHARED_FEEDS
     if not folder.is_dir():
         folder = FALLBACK_FEEDS
-    files = sorted(
-        p
-        for p in folder.rglob("*")
-        if p.is_file()
-        and p.suffix.lower() in FEED_SUFFIXES
-        and not p.name.startswith("MANIFEST")
-        and "expected" not in p.parent.name  # reference outputs, not feeds
-    )
-    return str(folder), files
+    return str(folder), feed_files(folder, XML_FEED_SUFFIXES)
 
 
 def _html_fragments(parsed) -> list[tuple[str, str]]:
