@@ -1,7 +1,16 @@
 from django.contrib import admin
 from django.db import models
 
-from digests.models import Run, RunItem, Subscription, SubscriptionSource
+from digests.models import (
+    CombinationCacheCounter,
+    CombinationCacheEntry,
+    LLMBudgetDay,
+    LLMCall,
+    Run,
+    RunItem,
+    Subscription,
+    SubscriptionSource,
+)
 
 
 class SubscriptionSourceInline(admin.TabularInline):
@@ -64,3 +73,28 @@ class SubscriptionSourceAdmin(admin.ModelAdmin):
     list_display = ["subscription", "source", "enabled", "weight"]
     list_filter = ["enabled"]
     raw_id_fields = ["subscription", "source"]
+
+
+@admin.register(LLMCall)
+class LLMCallAdmin(admin.ModelAdmin):
+    list_display = ["created_at", "purpose", "model", "outcome", "input_tokens", "output_tokens"]
+    list_filter = ["purpose", "outcome", "model"]
+    raw_id_fields = ["run"]
+    date_hierarchy = "created_at"
+
+
+@admin.register(LLMBudgetDay)
+class LLMBudgetDayAdmin(admin.ModelAdmin):
+    list_display = ["day", "tokens_used"]
+
+
+@admin.register(CombinationCacheEntry)
+class CombinationCacheEntryAdmin(admin.ModelAdmin):
+    list_display = ["key", "kind", "state", "hits", "created_at", "expires_at"]
+    list_filter = ["kind", "state"]
+    search_fields = ["key"]
+
+
+@admin.register(CombinationCacheCounter)
+class CombinationCacheCounterAdmin(admin.ModelAdmin):
+    list_display = ["kind", "hits", "misses", "tokens_saved"]

@@ -69,6 +69,9 @@ class Subscription(models.Model):
     summaries_enabled = models.BooleanField(default=True)
     narrative_enabled = models.BooleanField(default=True)
     tone = models.CharField(max_length=32, default="neutral")
+    reading_levels = models.JSONField(
+        default=list, blank=True, help_text=_("Reading levels to keep (L1, L2, L3); empty = any.")
+    )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
     next_run_at = models.DateTimeField(null=True, blank=True)
     last_run_at = models.DateTimeField(null=True, blank=True)
@@ -133,6 +136,11 @@ class Run(models.Model):
     attempts = models.PositiveSmallIntegerField(default=0)
     output_locale = models.CharField(max_length=16, blank=True)
     narrative_md = models.TextField(blank=True)
+    narrative_generator = models.CharField(
+        max_length=64, blank=True, help_text=_("'template' or the LLM model that wrote it.")
+    )
+    input_tokens = models.PositiveIntegerField(default=0)
+    output_tokens = models.PositiveIntegerField(default=0)
     candidates_count = models.PositiveIntegerField(default=0)
     selected_count = models.PositiveIntegerField(default=0)
     delivered_count = models.PositiveIntegerField(default=0)
@@ -172,6 +180,9 @@ class RunItem(models.Model):
     title = models.CharField(max_length=500)
     url = models.URLField(max_length=2048)
     summary = models.TextField(blank=True)
+    summary_generator = models.CharField(
+        max_length=64, blank=True, help_text=_("'extractive' or the LLM model that wrote it.")
+    )
     source_name = models.CharField(max_length=300, blank=True)
     published_at = models.DateTimeField(null=True, blank=True)
     redelivered = models.BooleanField(default=False)
@@ -185,3 +196,97 @@ class RunItem(models.Model):
 
     def __str__(self) -> str:
         return f"{self.run_id}#{self.rank} {self.title}"
+
+
+class LLMCall(models.Model):
+    """One call to the language model: what it was for, what it cost, how it ended."""
+
+    class Purpose(models.TextChoices):
+        SUMMARY = "summary", _("Item summary")
+        NARRATIVE = "narrative", _("Narrative")
+        RELEVANCE = "relevance", _("Relevance")
+
+    class Outcome(models.TextChoices):
+        OK = "ok", _("OK")
+        MALFORMED = "malformed", _("Malformed output")
+        ERROR = "error", _("Error")
+        BUDGET = "budget", _("Refused: daily budget spent")
+
+    purpose = models.CharField(max_length=16, choices=Purpose.choices)
+    model = models.CharField(max_length=100)
+    prompt_version = models.CharField(max_length=32, blank=True)
+    run = models.ForeignKey(
+        Run, null=True, blank=True, on_delete=models.SET_NULL, related_name="llm_calls"
+    )
+    outcome = models.CharField(max_length=16, choices=Outcome.choices)
+    input_tokens = models.PositiveIntegerField(default=0)
+    output_tokens = models.PositiveIntegerField(default=0)
+    attempts = models.PositiveSmallIntegerField(default=1)
+    duration_ms = models.PositiveIntegerField(default=0)
+    error = models.CharField(max_length=500, blank=True)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["created_at"], name="llmcall_created_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.purpose} {self.model} {self.outcome}"
+
+
+class LLMBudgetDay(models.Model):
+    """Tokens the platform spent on one UTC day; reserved atomically before each call."""
+
+    day = models.DateField(unique=True)
+    tokens_used = models.PositiveBigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.day}: {self.tokens_used} tokens"
+
+
+class CombinationCacheEntry(models.Model):
+    """One LLM result shared by every identical request (seed 002): the key is the sha256 of
+    the sorted inputs, the options and the period window. The unique key makes concurrent
+    identical requests compute once; the others wait for `ready`."""
+
+    class Kind(models.TextChoices):
+        SUMMARY = "summary", _("Item summary")
+        NARRATIVE = "narrative", _("Narrative")
+        RELEVANCE = "relevance", _("Relevance")
+
+    class State(models.TextChoices):
+        PENDING = "pending", _("Being computed")
+        READY = "ready", _("Ready")
+        FAILED = "failed", _("Failed")
+
+    key = models.CharField(max_length=64, unique=True)
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    state = models.CharField(max_length=16, choices=State.choices, default=State.PENDING)
+    value = models.JSONField(default=dict, blank=True)
+    inputs = models.JSONField(default=dict, blank=True, help_text=_("What the key was made of."))
+    input_tokens = models.PositiveIntegerField(default=0)
+    output_tokens = models.PositiveIntegerField(default=0)
+    hits = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField()
+    last_hit_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        verbose_name_plural = "combination cache entries"
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.key[:12]}"
+
+
+class CombinationCacheCounter(models.Model):
+    """Hits and misses per kind, kept apart from the entries so clearing the cache does not
+    erase the statistics."""
+
+    kind = models.CharField(max_length=16, unique=True)
+    hits = models.PositiveBigIntegerField(default=0)
+    misses = models.PositiveBigIntegerField(default=0)
+    tokens_saved = models.PositiveBigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.hits} hits / {self.misses} misses"

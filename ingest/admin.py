@@ -6,6 +6,7 @@ from ingest.models import (
     ContentItem,
     ContentItemSource,
     FetchLog,
+    SimhashBand,
     Source,
     UserSource,
 )
@@ -96,4 +97,11 @@ class ContentItemSourceAdmin(admin.ModelAdmin):
 class ContentEnrichmentAdmin(admin.ModelAdmin):
     list_display = ["item", "locale", "prompt_version", "generator", "created_at"]
     list_filter = ["locale", "prompt_version", "generator"]
+    raw_id_fields = ["item"]
+
+
+@admin.register(SimhashBand)
+class SimhashBandAdmin(admin.ModelAdmin):
+    list_display = ["item", "band", "value"]
+    list_filter = ["band"]
     raw_id_fields = ["item"]

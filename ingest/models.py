@@ -132,6 +132,16 @@ class ContentItem(models.Model):
     full_text_key = models.CharField(max_length=300, blank=True)
     content_hash = models.CharField(max_length=64, blank=True)
     content_too_large = models.BooleanField(default=False)
+    full_text_at = models.DateTimeField(
+        null=True, blank=True, help_text=_("When the full text was last extracted.")
+    )
+    extraction_error = models.CharField(max_length=300, blank=True)
+    simhash = models.BigIntegerField(
+        null=True, blank=True, help_text=_("64-bit simhash of the body, stored signed.")
+    )
+    score_reasons = models.JSONField(
+        default=dict, blank=True, help_text=_("The parts of score_impact and score_quality.")
+    )
     score_impact = models.PositiveSmallIntegerField(default=50)
     score_quality = models.PositiveSmallIntegerField(default=50)
     first_seen_at = models.DateTimeField()
@@ -167,6 +177,8 @@ class ContentItemSource(models.Model):
     source = models.ForeignKey(Source, on_delete=models.CASCADE, related_name="sightings")
     entry_id = models.CharField(max_length=2048, blank=True)
     first_seen_at = models.DateTimeField()
+    # Seen on the first check of a watched list or crawl: recorded, never news.
+    baseline = models.BooleanField(default=False)
 
     class Meta:
         constraints = [
@@ -195,6 +207,8 @@ class ContentEnrichment(models.Model):
     content_type = models.CharField(max_length=32, blank=True)
     entities = models.JSONField(default=list, blank=True)
     reading_level = models.CharField(max_length=16, blank=True)
+    reading_score = models.PositiveSmallIntegerField(null=True, blank=True)
+    reading_reasons = models.JSONField(default=list, blank=True)
     generator = models.CharField(
         max_length=32, default="extractive", help_text=_("'extractive' or the LLM model name.")
     )
@@ -209,3 +223,22 @@ class ContentEnrichment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.item_id} [{self.locale} {self.prompt_version}]"
+
+
+class SimhashBand(models.Model):
+    """One 16-bit band of an item's simhash. Two fingerprints within Hamming distance 3 share
+    at least one of their four bands exactly (pigeonhole), so near-duplicate lookups are
+    indexed equality matches on (band, value), never pairwise scans."""
+
+    item = models.ForeignKey(ContentItem, on_delete=models.CASCADE, related_name="simhash_bands")
+    band = models.PositiveSmallIntegerField()
+    value = models.IntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["item", "band"], name="simhashband_unique"),
+        ]
+        indexes = [models.Index(fields=["band", "value"], name="simhashband_lookup_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.item_id} band {self.band}={self.value}"

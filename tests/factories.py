@@ -17,10 +17,12 @@ def add_item(
     source=None,
     content_hash="",
     status="active",
+    model=ContentItem,
 ):
-    """A pool item published `age_hours` before `now`, first seen at `now`."""
+    """A pool item published `age_hours` before `now`, first seen at `now`. `model` may be a
+    historical model, for tests that write rows at an earlier migration."""
     url = f"https://news.example/{url_hash(title + description)[:12]}"
-    item = ContentItem.objects.create(
+    item = model.objects.create(
         canonical_url=url,
         canonical_url_hash=url_hash(url),
         title=title,

@@ -117,8 +117,12 @@ def test_the_migration_indexes_existing_rows_and_reverses_without_losing_any(now
     executor = MigrationExecutor(connection)
     executor.migrate([BEFORE_FULLTEXT])
     try:
-        before = add_item("PostgreSQL before the index", now=now)
-        chinese = add_item("全文检索上线", now=now)
+        # Rows written through the model as it was then: later migrations add columns.
+        old_item = executor.loader.project_state([BEFORE_FULLTEXT]).apps.get_model(
+            "ingest", "ContentItem"
+        )
+        before = add_item("PostgreSQL before the index", now=now, model=old_item)
+        chinese = add_item("全文检索上线", now=now, model=old_item)
         executor = MigrationExecutor(connection)
         executor.migrate([FULLTEXT_MIGRATION])
         assert search(["PostgreSQL"], now) == [before.pk]
