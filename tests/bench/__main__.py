@@ -13,7 +13,20 @@ import json
 import os
 import sys
 
-BENCHMARKS = ("ingest", "refresh", "edgecases", "sanitize", "run", "scheduler", "throughput")
+BENCHMARKS = (
+    "ingest",
+    "refresh",
+    "edgecases",
+    "sanitize",
+    "run",
+    "scheduler",
+    "throughput",
+    "extraction",
+    "neardup",
+    "watch",
+    "cache",
+    "inbox",
+)
 
 
 def main(argv: list[str] | None = None) -> int:
