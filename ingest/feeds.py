@@ -104,6 +104,9 @@ class ParsedFeed:
     language: str
     entries: list[ParsedEntry] = field(default_factory=list)
     skipped: int = 0
+    # A first look at a watched list or site: its entries are recorded as already seen, so
+    # the first check does not flood anybody's Inbox (ContentItemSource.baseline).
+    baseline: bool = False
 
 
 def _looks_like_json(content: bytes) -> bool:

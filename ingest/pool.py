@@ -64,8 +64,13 @@ def _soft_duplicates(candidates: list[ContentItem], now: datetime) -> dict[str, 
     return {title: item_id for title, (_first_seen, item_id) in winners.items()}
 
 
-def upsert_entries(source: Source, entries: list[ParsedEntry], *, now: datetime) -> UpsertCounts:
+def upsert_entries(
+    source: Source, entries: list[ParsedEntry], *, now: datetime, baseline: bool = False
+) -> UpsertCounts:
     """Insert new entries, refresh mutable fields of known ones, link all of them to `source`.
+
+    A sighting is new only the first time `source` sees a canonical URL (the unique
+    (item, source) key); `baseline` marks the sightings of a first look as not news.
 
     Hard dedup is the unique canonical hash; two workers racing on one URL both end up
     pointing at the same row (ignore_conflicts, then re-read).
@@ -151,6 +156,7 @@ def upsert_entries(source: Source, entries: list[ParsedEntry], *, now: datetime)
                     source=source,
                     entry_id=entry.entry_id,
                     first_seen_at=now,
+                    baseline=baseline,
                 )
                 for digest, entry in by_hash.items()
                 if digest in ids

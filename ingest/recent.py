@@ -30,7 +30,8 @@ MAX_WALKS = 64
 def recent_item_ids(
     source_ids: Sequence[int], *, since: datetime, limit: int, using: str = "default"
 ) -> list[int]:
-    """Ids of items that any of `source_ids` saw at or after `since`, newest sighting first."""
+    """Ids of items that any of `source_ids` saw at or after `since`, newest sighting first.
+    Baseline sightings (a watch's first look) are not news and are left out."""
     source_ids = sorted(set(source_ids))
     if not source_ids or limit <= 0:
         return []
@@ -40,8 +41,8 @@ def recent_item_ids(
     if len(source_ids) <= MAX_WALKS:
         walk = (
             f"SELECT item_id, first_seen_at FROM (SELECT item_id, first_seen_at FROM {table} "
-            "WHERE source_id = %s AND first_seen_at >= %s ORDER BY first_seen_at DESC LIMIT %s) "
-            "AS walk{n}"
+            "WHERE source_id = %s AND first_seen_at >= %s AND NOT baseline "
+            "ORDER BY first_seen_at DESC LIMIT %s) AS walk{n}"
         )
         union = " UNION ALL ".join(walk.format(n=n) for n in range(len(source_ids)))
         params = [value for sid in source_ids for value in (sid, since_param, limit)]
@@ -49,7 +50,7 @@ def recent_item_ids(
         placeholders = ", ".join(["%s"] * len(source_ids))
         union = (
             f"SELECT item_id, first_seen_at FROM {table} "
-            f"WHERE source_id IN ({placeholders}) AND first_seen_at >= %s"
+            f"WHERE source_id IN ({placeholders}) AND first_seen_at >= %s AND NOT baseline"
         )
         params = [*source_ids, since_param]
     with connection.cursor() as cursor:

@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.db import DatabaseError, connection, connections, transaction
 
-from ingest import fetch, politeness
+from ingest import fetch, politeness, readers
 from ingest.feeds import FeedParseError, ParsedFeed, parse_feed
 from ingest.models import FetchLog, Source
 from ingest.pool import UpsertCounts, upsert_entries
@@ -67,6 +67,12 @@ class Fetched:
     def ok(self) -> bool:
         return not self.error
 
+    def fail(self, exc: fetch.FetchError) -> None:
+        """Record a fetch error the way the refresh's back-off rules read it."""
+        self.error = exc.message
+        self.http_status = getattr(exc, "status", None)
+        self.retry_after = getattr(exc, "retry_after", None)
+
 
 def backoff_after(failures: int) -> timedelta:
     return BACKOFF_STEPS[min(failures, len(BACKOFF_STEPS)) - 1]
@@ -100,14 +106,21 @@ def _apply_parsed(source: Source, parsed: ParsedFeed, now: datetime) -> UpsertCo
         source.title = parsed.title[:300]
     if parsed.site_url and not source.site_url and parsed.site_url.startswith("http"):
         source.site_url = parsed.site_url[:2048]
-    return upsert_entries(source, parsed.entries, now=now)
+    return upsert_entries(source, parsed.entries, now=now, baseline=parsed.baseline)
 
 
 def fetch_and_parse(source: Source, *, prefetched: fetch.FetchResult | None = None) -> Fetched:
-    """The network half of a refresh: a conditional GET and a parse. It reads only fields of
-    `source` already in memory and never touches the database, so it is safe on a worker
-    thread and never runs inside a transaction."""
+    """The network half of a refresh, whatever the source type (see ingest/readers.py): it
+    reads only fields of `source` already in memory and never writes to the database, so it is
+    safe on a worker thread and never runs inside a transaction."""
     started = time.monotonic()
+    fetched = readers.reader_for(source.type)(source, prefetched)
+    fetched.duration_ms = int((time.monotonic() - started) * 1000)
+    return fetched
+
+
+def read_feed(source: Source, prefetched: fetch.FetchResult | None = None) -> Fetched:
+    """The reader of `feed` sources: a conditional GET and a parse."""
     fetched = Fetched()
     try:
         if "file" in source.config:
@@ -126,12 +139,9 @@ def fetch_and_parse(source: Source, *, prefetched: fetch.FetchResult | None = No
         if fetched.result is None or not fetched.result.not_modified:
             fetched.parsed = parse_feed(content, base_url=base_url, headers=headers)
     except fetch.FetchError as exc:
-        fetched.error = exc.message
-        fetched.http_status = getattr(exc, "status", None)
-        fetched.retry_after = getattr(exc, "retry_after", None)
+        fetched.fail(exc)
     except (FeedParseError, OSError) as exc:
         fetched.error = f"Could not read the feed: {exc}"
-    fetched.duration_ms = int((time.monotonic() - started) * 1000)
     return fetched
 
 
