@@ -47,10 +47,12 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
+    "django.contrib.sitemaps",
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_q",
+    "django_htmx",
     "ingest",
     "digests",
     "inbox",
@@ -61,12 +63,16 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Anonymous hits on cached public pages are answered here, before sessions and auth.
+    "topics.http_cache.PublicPageCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
-    "inbox.middleware.UserPreferenceMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After authentication: it reads the signed-in user's language and time zone.
+    "inbox.middleware.UserPreferenceMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -123,7 +129,14 @@ if REDIS_URL:
         }
     }
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    # Shared by the web and worker processes (a per-process cache would keep serving public
+    # pages that a worker's new edition retired, and split rate limits per process).
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(DATA_DIR / "cache"),
+        }
+    }
 
 # django-q2 delivers a task at least once: a task that outlives `timeout` is killed and handed
 # out again after `retry`, so retry must exceed timeout and every task must be idempotent.
@@ -251,6 +264,7 @@ REST_FRAMEWORK = {
         # selection pipeline, so it is limited per user; the schedule preview is public.
         "subscription_preview": env_str("API_PREVIEW_RATE", "30/hour"),
         "schedule_preview": env_str("API_SCHEDULE_PREVIEW_RATE", "60/min"),
+        "public_topics": env_str("API_PUBLIC_TOPICS_RATE", "120/min"),
     },
 }
 SPECTACULAR_SETTINGS = {
@@ -270,7 +284,28 @@ SPECTACULAR_SETTINGS = {
 
 # --- Product settings -------------------------------------------------------------------
 ANTHROPIC_API_KEY = env_str("ANTHROPIC_API_KEY")
+# AI layer (digests/llm.py). No key: extractive summaries and a template narrative, labelled.
+ANTHROPIC_BASE_URL = env_str("ANTHROPIC_BASE_URL")  # empty: the SDK's default endpoint
 LLM_MODEL = env_str("LLM_MODEL", "claude-sonnet-4-5")
+LLM_MODEL_SUMMARY = env_str("LLM_MODEL_SUMMARY", "claude-haiku-4-5")
+LLM_MODEL_NARRATIVE = env_str("LLM_MODEL_NARRATIVE", LLM_MODEL)
+LLM_TIMEOUT_SECONDS = env_int("LLM_TIMEOUT_SECONDS", 60, minimum=1)
+LLM_MAX_RETRIES = env_int("LLM_MAX_RETRIES", 2, minimum=0)
+# Tokens (input + output) the whole platform may spend per UTC day; 0 turns the model off.
+LLM_DAILY_TOKEN_BUDGET = env_int("LLM_DAILY_TOKEN_BUDGET", 2_000_000, minimum=0)
+LLM_RELEVANCE_ENABLED = env_bool("LLM_RELEVANCE_ENABLED", default=False)
+LLM_RELEVANCE_TOP_N = env_int("LLM_RELEVANCE_TOP_N", 20, minimum=1)
+# Combination cache (digests/combination_cache.py, seed 002): how long one shared LLM result
+# is reused, per kind, and how long a claim may stay `pending` (one LLM call with its retries)
+# before a waiting worker takes it over.
+COMBINATION_CACHE_TTL_HOURS = {
+    "narrative": env_int("COMBINATION_CACHE_NARRATIVE_TTL_HOURS", 14 * 24, minimum=1),
+    "summary": env_int("COMBINATION_CACHE_SUMMARY_TTL_HOURS", 30 * 24, minimum=1),
+    "relevance": env_int("COMBINATION_CACHE_RELEVANCE_TTL_HOURS", 7 * 24, minimum=1),
+}
+COMBINATION_CACHE_LEASE_SECONDS = env_int(
+    "COMBINATION_CACHE_LEASE_SECONDS", LLM_TIMEOUT_SECONDS * (LLM_MAX_RETRIES + 1), minimum=1
+)
 SEARXNG_URL = env_str("SEARXNG_URL")
 
 FETCH_USER_AGENT = env_str("FETCH_USER_AGENT", f"Tidings/0.1 (+{SITE_URL}; feed and page fetcher)")
@@ -280,6 +315,21 @@ FETCH_EXTRA_ALLOWED_PORTS = [int(p) for p in env_list("FETCH_EXTRA_ALLOWED_PORTS
 FETCH_HOST_MIN_INTERVAL_MS = env_int("FETCH_HOST_MIN_INTERVAL_MS", 1000, minimum=0)
 # Feeds fetched at once by one scheduled refresh batch (ingest.refresh.refresh_many).
 REFRESH_CONCURRENCY = env_int("REFRESH_CONCURRENCY", 16, minimum=1)
+# Full text (ingest/extract.py): a run extracts the full text of its best FULLTEXT_TOP_K
+# candidates only (cost control, seed 000 §7.2); bodies above BODY_INLINE_MAX_BYTES (UTF-8)
+# are kept gzip-compressed in the default storage instead of the database (ingest/bodies.py).
+FULLTEXT_TOP_K = env_int("FULLTEXT_TOP_K", 5, minimum=0)
+BODY_INLINE_MAX_BYTES = env_int("BODY_INLINE_MAX_BYTES", 64 * 1024, minimum=0)
+# Content scores (ingest/scores.py): items from these domains or their subdomains gain (allow)
+# or lose (deny) impact. Comma-separated domain names, e.g. "lwn.net,postgresql.org".
+SOURCE_REPUTATION_ALLOW = [d.lower().strip(".") for d in env_list("SOURCE_REPUTATION_ALLOW")]
+SOURCE_REPUTATION_DENY = [d.lower().strip(".") for d in env_list("SOURCE_REPUTATION_DENY")]
+for _name in ("SOURCE_REPUTATION_ALLOW", "SOURCE_REPUTATION_DENY"):
+    for _domain in globals()[_name]:
+        if "/" in _domain or ":" in _domain or " " in _domain:
+            raise ImproperlyConfigured(f"{_name}: {_domain!r} is not a domain name.")
+# Public topic editions are produced at platform cost; at most this many at once (SPEC §9).
+TOPIC_EDITION_CONCURRENCY = env_int("TOPIC_EDITION_CONCURRENCY", 2, minimum=1)
 # Test-only: hostnames (not addresses) that may resolve to loopback, for fixture servers.
 # Never read from the environment or user input; tests switch it on with override_settings.
 FETCH_TEST_ONLY_LOOPBACK_HOSTS: tuple[str, ...] = ()

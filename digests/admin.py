@@ -1,9 +1,8 @@
 from django.contrib import admin
 from django.db import models
 
+from digests import cache_admin  # noqa: F401 - registers the combination cache admin
 from digests.models import (
-    CombinationCacheCounter,
-    CombinationCacheEntry,
     LLMBudgetDay,
     LLMCall,
     Run,
@@ -86,15 +85,3 @@ class LLMCallAdmin(admin.ModelAdmin):
 @admin.register(LLMBudgetDay)
 class LLMBudgetDayAdmin(admin.ModelAdmin):
     list_display = ["day", "tokens_used"]
-
-
-@admin.register(CombinationCacheEntry)
-class CombinationCacheEntryAdmin(admin.ModelAdmin):
-    list_display = ["key", "kind", "state", "hits", "created_at", "expires_at"]
-    list_filter = ["kind", "state"]
-    search_fields = ["key"]
-
-
-@admin.register(CombinationCacheCounter)
-class CombinationCacheCounterAdmin(admin.ModelAdmin):
-    list_display = ["kind", "hits", "misses", "tokens_saved"]

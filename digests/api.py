@@ -21,10 +21,16 @@ from digests.schedule_words import describe_schedule
 from digests.tasks import enqueue_run
 from inbox.api_errors import APIConflictError, APIInputError
 from inbox.api_throttling import LiveScopedRateThrottle, ScopedIPRateThrottle
+from ingest.reading import LEVELS
 
 
 class SubscriptionSerializer(serializers.ModelSerializer):
     source_ids = serializers.SerializerMethodField()
+    reading_levels = serializers.ListField(
+        child=serializers.ChoiceField(choices=LEVELS),
+        required=False,
+        help_text="Keep only items rated at these reading levels; empty = any level.",
+    )
 
     class Meta:
         model = Subscription
@@ -48,6 +54,7 @@ class SubscriptionSerializer(serializers.ModelSerializer):
             "summaries_enabled",
             "narrative_enabled",
             "tone",
+            "reading_levels",
             "status",
             "next_run_at",
             "last_run_at",
@@ -84,7 +91,16 @@ class RunSerializer(serializers.ModelSerializer):
 class RunItemSerializer(serializers.ModelSerializer):
     class Meta:
         model = RunItem
-        fields = ["rank", "title", "url", "summary", "source_name", "reason", "overall"]
+        fields = [
+            "rank",
+            "title",
+            "url",
+            "summary",
+            "summary_generator",
+            "source_name",
+            "reason",
+            "overall",
+        ]
 
 
 class RunDetailSerializer(RunSerializer):
@@ -92,7 +108,7 @@ class RunDetailSerializer(RunSerializer):
     narrative_md = serializers.CharField()
 
     class Meta(RunSerializer.Meta):
-        fields = [*RunSerializer.Meta.fields, "narrative_md", "items"]
+        fields = [*RunSerializer.Meta.fields, "narrative_md", "narrative_generator", "items"]
 
 
 def _owned(request, subscription_id: int) -> Subscription:

@@ -13,6 +13,7 @@ from digests.models import Subscription
 from inbox.accounts import sign_up
 from ingest.demo_feeds import write_demo_feeds
 from ingest.sources import add_to_library, ensure_file_source
+from topics.demo import publish_demo_topic
 
 DEMO_EMAIL = "demo@tidings.local"
 DEMO_PASSWORD = "read-the-tidings-demo"  # noqa: S105 - printed on purpose: local demo only
@@ -34,6 +35,7 @@ class DemoResult:
     items_inserted: int
     runs_made: int
     delivered: int
+    topic_url: str = ""
 
 
 def set_up_demo(*, now: datetime) -> DemoResult:
@@ -68,4 +70,12 @@ def set_up_demo(*, now: datetime) -> DemoResult:
         run = runner.execute_run(run.pk, now=now)
         runs_made += 1
         delivered += run.delivered_count
-    return DemoResult(DEMO_EMAIL, DEMO_PASSWORD, inserted, runs_made, delivered)
+    topic = publish_demo_topic(user, now=now)
+    return DemoResult(
+        DEMO_EMAIL,
+        DEMO_PASSWORD,
+        inserted,
+        runs_made,
+        delivered,
+        topic.get_absolute_url() if topic else "",
+    )

@@ -1,11 +1,15 @@
 from __future__ import annotations
 
+import re
 from datetime import time
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from digests.subscriptions import LENGTH_PRESETS
+from inbox.forms import timezone_choices
+from ingest.reading import LEVEL_CHOICES
 
 SCHEDULE_PRESETS = [
     ("daily", _("Every day at…")),
@@ -25,10 +29,83 @@ WEEKDAY_CHOICES = [
 ]
 
 
+# digests/schedule_words.py looks these names up with pgettext("schedule", name) at run time;
+# they are marked here so makemessages puts them in the catalogs.
+SCHEDULE_NAMES_FOR_TRANSLATORS = (
+    pgettext_lazy("schedule", "Monday"),
+    pgettext_lazy("schedule", "Tuesday"),
+    pgettext_lazy("schedule", "Wednesday"),
+    pgettext_lazy("schedule", "Thursday"),
+    pgettext_lazy("schedule", "Friday"),
+    pgettext_lazy("schedule", "Saturday"),
+    pgettext_lazy("schedule", "Sunday"),
+    pgettext_lazy("schedule", "January"),
+    pgettext_lazy("schedule", "February"),
+    pgettext_lazy("schedule", "March"),
+    pgettext_lazy("schedule", "April"),
+    pgettext_lazy("schedule", "May"),
+    pgettext_lazy("schedule", "June"),
+    pgettext_lazy("schedule", "July"),
+    pgettext_lazy("schedule", "August"),
+    pgettext_lazy("schedule", "September"),
+    pgettext_lazy("schedule", "October"),
+    pgettext_lazy("schedule", "November"),
+    pgettext_lazy("schedule", "December"),
+    pgettext_lazy("schedule", "first"),
+    pgettext_lazy("schedule", "second"),
+    pgettext_lazy("schedule", "third"),
+    pgettext_lazy("schedule", "fourth"),
+    pgettext_lazy("schedule", "fifth"),
+)
+
+LENGTH_LABELS = {
+    "brief": _("Brief — up to 10 items"),
+    "standard": _("Standard — up to 20 items"),
+    "deep": _("Deep — up to 30 items"),
+}
+_PRESET_DAYS = {"*": "daily", "1-5": "weekdays"}
+_PRESET_SHAPE = re.compile(r"^(\d{1,2}) (\d{1,2}) \* \* (\*|1-5|[0-6])$")
+
+
 def preset_cron(preset: str, at: time, weekday: str = "1") -> str:
     """The cron expression of a schedule preset; static/js/schedule-preview.js mirrors it."""
     days = {"daily": "*", "weekdays": "1-5", "weekly": weekday}[preset]
     return f"{at.minute} {at.hour} * * {days}"
+
+
+def preset_of(cron: str) -> tuple[str, time | None, str]:
+    """The inverse of preset_cron: (preset, time, weekday) of an expression a preset would
+    write, else ("advanced", None, "1"), so the edit form shows a schedule as it was made."""
+    match = _PRESET_SHAPE.match(" ".join((cron or "").split()))
+    if not match:
+        return "advanced", None, "1"
+    minute, hour, days = int(match[1]), int(match[2]), match[3]
+    if minute > 59 or hour > 23:
+        return "advanced", None, "1"
+    preset = _PRESET_DAYS.get(days, "weekly")
+    return preset, time(hour, minute), days if preset == "weekly" else "1"
+
+
+def initial_for(subscription, form_fields) -> dict:
+    """The edit form's initial values from a subscription. Fields named like the model's
+    attributes (and any added later) are copied; the rest are translated."""
+    initial = {
+        name: getattr(subscription, name)
+        for name in form_fields
+        if hasattr(subscription, name) and not callable(getattr(subscription, name))
+    }
+    initial["interests"] = ", ".join(subscription.interests or [])
+    initial["negative_keywords"] = ", ".join(subscription.negative_keywords or [])
+    preset, at, weekday = preset_of(subscription.cron)
+    initial.update(schedule_preset=preset, schedule_day=weekday)
+    if at is not None:
+        initial["schedule_time"] = at
+    lengths = {v: k for k, v in LENGTH_PRESETS.items()}
+    initial["length"] = lengths.get(subscription.max_items, "")
+    initial["source_ids"] = [
+        str(i) for i in subscription.sources.values_list("id", flat=True).order_by("id")
+    ]
+    return initial
 
 
 class SubscriptionForm(forms.Form):
@@ -73,21 +150,41 @@ class SubscriptionForm(forms.Form):
             "at 08:00."
         ),
     )
-    timezone = forms.CharField(label=_("Time zone"), initial="UTC")
+    timezone = forms.CharField(
+        label=_("Time zone"), initial="UTC", widget=forms.Select(choices=timezone_choices())
+    )
     length = forms.ChoiceField(
         label=_("Length"),
-        choices=[(k, f"{k} ({v})") for k, v in LENGTH_PRESETS.items()],
+        choices=[(k, LENGTH_LABELS.get(k, k)) for k in LENGTH_PRESETS],
         initial="standard",
+    )
+    reading_levels = forms.MultipleChoiceField(
+        label=_("Reading level"),
+        choices=LEVEL_CHOICES,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_(
+            "Keep only items at these levels; none ticked means any. Korean news is rated by "
+            "section and text, other languages by sentence and word length; items not rated "
+            "yet are left out while a level is ticked."
+        ),
     )
     source_ids = forms.MultipleChoiceField(
         label=_("Sources"), required=False, widget=forms.CheckboxSelectMultiple
     )
 
-    def __init__(self, *args, library=(), **kwargs):
+    def __init__(self, *args, library=(), max_items: int | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["source_ids"].choices = [
             (str(us.source_id), us.display_name or str(us.source)) for us in library
         ]
+        if max_items is not None and max_items not in LENGTH_PRESETS.values():
+            # Set through the API to a number no preset has: editing keeps it unless changed.
+            self.fields["length"].required = False
+            self.fields["length"].choices = [
+                ("", _("Keep %(count)d items") % {"count": max_items}),
+                *self.fields["length"].choices,
+            ]
 
     def clean(self):
         data = super().clean()
@@ -109,5 +206,7 @@ class SubscriptionForm(forms.Form):
         data = dict(self.cleaned_data)
         for name in ("schedule_preset", "schedule_time", "schedule_day"):
             data.pop(name, None)
+        if not data.get("length"):
+            data.pop("length", None)
         data["source_ids"] = [int(i) for i in data.get("source_ids") or []]
         return data

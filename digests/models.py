@@ -69,6 +69,14 @@ class Subscription(models.Model):
     summaries_enabled = models.BooleanField(default=True)
     narrative_enabled = models.BooleanField(default=True)
     tone = models.CharField(max_length=32, default="neutral")
+    followed_topic = models.ForeignKey(
+        "topics.Topic",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="followers",
+        help_text=_("Follow mode: candidates are this public topic's editions."),
+    )
     reading_levels = models.JSONField(
         default=list, blank=True, help_text=_("Reading levels to keep (L1, L2, L3); empty = any.")
     )

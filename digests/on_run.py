@@ -1,9 +1,9 @@
 """On-run sources (SPEC §6 step 2): fetched and upserted at the start of each run, metered.
 
-A source type that can be fetched per run (search first) registers a collector for its type;
-the collector fetches through ingest, upserts into the pool and records each billable operation
-on the run's meter. Scoring then finds the fresh items in the pool like any others. No type
-registers a collector yet, so today a run records zeros.
+A source type that can be fetched per run registers a collector for its type (search does, in
+`ingest.search.register_on_run_collector()`, called when the ingest app is ready); the
+collector fetches through ingest, upserts into the pool and records each billable operation on
+the run's meter. Scoring then finds the fresh items in the pool like any others.
 
 Collection happens before the run's transaction: external calls never hold row locks.
 """
@@ -29,6 +29,10 @@ def register_collector(source_type: str, collector: Collector) -> None:
     if source_type not in Source.Type.values:
         raise ValueError(f"Unknown source type {source_type!r}.")
     _COLLECTORS[source_type] = collector
+
+
+def collector_for(source_type: str) -> Collector | None:
+    return _COLLECTORS.get(source_type)
 
 
 def unregister_collector(source_type: str) -> None:

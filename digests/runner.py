@@ -7,21 +7,26 @@ in the console and the API all call it. `preview()` runs the same selection and 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+import time
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.db.models.fields.json import KT
 from django.db.models.functions import Coalesce
 
-from digests import on_run
+from digests import enrichment, llm, on_run, writer
+from digests import relevance as model_relevance
 from digests.meter import RunMeter
 from digests.models import Run, RunItem, Subscription, SubscriptionSource
 from digests.scoring import Interests, impact, overall, relevance
-from digests.summaries import lead_summary, template_narrative
+from digests.summaries import TEMPLATE, template_narrative
 from inbox.models import UserContentState, UserPreference
 from ingest.fulltext import search_pool
 from ingest.models import ContentItem
+from ingest.reading import reading_level_in
 from ingest.recent import id_set, recent_item_ids
+from topics.candidates import followed_topic_item_ids
 
 logger = logging.getLogger(__name__)
 
@@ -29,6 +34,9 @@ CANDIDATE_LIMIT = 1000
 RUN_TIMEOUT = timedelta(minutes=15)
 CONTENT_UPDATE_MIN_GAP = timedelta(days=1)
 MAX_TOPIC_TERMS = 12
+# All model calls of one run (relevance, summaries, narrative), well inside the worker's
+# 300 s task timeout; a call that would pass it falls back instead.
+LLM_STAGE_SECONDS = 150
 
 
 @dataclass
@@ -46,16 +54,22 @@ class Candidate:
     matched: list[str]
     field: str | None
     redelivery: bool = False
+    llm_reason: str = ""  # the model's one-line "why" (digests/relevance.py), when it ran
+    strengths: str = ""  # the item's strongest score parts in words (ingest/scores.py)
 
     def reason(self) -> str:
         parts = []
-        if self.matched:
+        if self.llm_reason:
+            parts.append(self.llm_reason.rstrip("."))
+        elif self.matched:
             where = {"title": "title", "summary": "summary", "body": "text"}[self.field or "body"]
             parts.append(f"matches {', '.join(self.matched[:4])} in the {where}")
         else:
             parts.append("from a source you follow")
         if self.site_name:
             parts.append(f"source: {self.site_name}")
+        if self.strengths:
+            parts.append(f"stands out for: {self.strengths}")
         parts.append(f"published {self.published_at:%b %d, %H:%M} UTC")
         if self.redelivery:
             parts.append("delivered before, shown again")
@@ -79,17 +93,26 @@ def interests_for(subscription: Subscription) -> Interests:
     return Interests.build(terms, subscription.negative_keywords or [])
 
 
-def _candidate_rows(subscription: Subscription, interests: Interests, now: datetime):
+def _candidate_rows(
+    subscription: Subscription, interests: Interests, now: datetime, source_ids=None
+):
     since = now - timedelta(hours=subscription.content_window_hours)
     until = now + timedelta(hours=1)
-    source_ids = list(
-        SubscriptionSource.objects.filter(subscription=subscription, enabled=True).values_list(
-            "source_id", flat=True
+    if source_ids is None:
+        source_ids = list(
+            SubscriptionSource.objects.filter(subscription=subscription, enabled=True).values_list(
+                "source_id", flat=True
+            )
         )
-    )
     # First cut: at most CANDIDATE_LIMIT ids, newest first, read from an index only as far as
     # needed, so a run costs about the same on a pool of 100k items or of 1M.
-    if source_ids:
+    if subscription.followed_topic_id:
+        # Follow mode: the topic's published editions are the candidates; the follower's own
+        # tweaks (keywords, min score, max items) still apply in scoring.
+        candidate_ids = followed_topic_item_ids(
+            subscription.followed_topic_id, since=since, limit=CANDIDATE_LIMIT
+        )
+    elif source_ids:
         candidate_ids = recent_item_ids(source_ids, since=since, limit=CANDIDATE_LIMIT)
     else:
         # Topic-only: the whole pool through the full-text index; scoring decides what matches.
@@ -104,9 +127,14 @@ def _candidate_rows(subscription: Subscription, interests: Interests, now: datet
         )
     # Rows by primary key; the window is checked here (sightings were cut by when the source
     # saw the item, not by its publication time) so no time index can steer this lookup.
+    items = ContentItem.objects.filter(
+        id__in=id_set(candidate_ids), status=ContentItem.Status.ACTIVE
+    )
+    if subscription.reading_levels:
+        # Only items rated at a wanted level; an item not rated yet is left out.
+        items = items.filter(reading_level_in(subscription.reading_levels))
     rows = (
-        ContentItem.objects.filter(id__in=id_set(candidate_ids), status=ContentItem.Status.ACTIVE)
-        .annotate(when=Coalesce("published_at", "first_seen_at"))
+        items.annotate(when=Coalesce("published_at", "first_seen_at"))
         .order_by("-when", "-id")
         .values(
             "id",
@@ -119,15 +147,22 @@ def _candidate_rows(subscription: Subscription, interests: Interests, now: datet
             "content_hash",
             "score_impact",
             "score_quality",
+            # One short string extracted by the database, not the whole JSON decoded per row.
+            strengths=KT("score_reasons__strengths"),
         )
     )
     return [row for row in rows if since <= row["when"] <= until]
 
 
-def score_candidates(subscription: Subscription, *, now: datetime) -> tuple[int, list[Candidate]]:
-    """All candidates of the window scored, those at or above min_score, best first."""
+def score_candidates(
+    subscription: Subscription, *, now: datetime, source_ids: list[int] | None = None
+) -> tuple[int, list[Candidate]]:
+    """All candidates of the window scored, those at or above min_score, best first.
+
+    `source_ids` replaces the subscription's own sources: a public topic's edition is scored
+    with an unsaved subscription built from the topic's configuration (topics/editions.py)."""
     interests = interests_for(subscription)
-    rows = _candidate_rows(subscription, interests, now)
+    rows = _candidate_rows(subscription, interests, now, source_ids)
     scored: list[Candidate] = []
     for row in rows:
         rel = relevance(interests, title=row["title"], summary=row["description"])
@@ -152,6 +187,7 @@ def score_candidates(subscription: Subscription, *, now: datetime) -> tuple[int,
                 overall=total,
                 matched=rel.matched,
                 field=rel.field,
+                strengths=row["strengths"] or "",
             )
         )
     scored.sort(key=lambda c: (-c.overall, -c.published_at.timestamp(), c.item_id))
@@ -242,7 +278,97 @@ def _claim(run: Run, now: datetime) -> bool:
     return bool(claimed)
 
 
-def _deliver(run: Run, subscription: Subscription, scored: list[Candidate], now) -> Selection:
+def _summary_input(c: Candidate) -> enrichment.SummaryInput:
+    return enrichment.SummaryInput(c.item_id, c.title, c.description, c.site_name)
+
+
+@dataclass
+class RunTexts:
+    """A run's item summaries and narrative, written before the delivery transaction for the
+    items a lock-free selection picked. The locked selection almost always picks the same;
+    any item beyond them gets its extractive summary, a different set the template narrative,
+    so nothing inside the transaction waits for the model."""
+
+    subscription: Subscription
+    locale: str
+    summaries: dict[int, enrichment.ItemSummary] = field(default_factory=dict)
+    narrative_item_ids: list[int] = field(default_factory=list)
+    narrative: writer.Narrative | None = None
+
+    def summaries_for(self, selected: list[Candidate]) -> dict[int, enrichment.ItemSummary]:
+        if not self.subscription.summaries_enabled:
+            return {c.item_id: enrichment.ItemSummary("", "") for c in selected}
+        return {
+            c.item_id: self.summaries.get(c.item_id) or enrichment.extractive(_summary_input(c))
+            for c in selected
+        }
+
+    def narrative_items(self, selected: list[Candidate]) -> list[writer.NarrativeItem]:
+        summaries = {c.item_id: self.summaries.get(c.item_id) for c in selected}
+        return [
+            writer.NarrativeItem(
+                canonical_url_hash=c.canonical_url_hash,
+                content_hash=c.content_hash,
+                title=c.title,
+                url=c.canonical_url,
+                summary=(summaries[c.item_id] or enrichment.extractive(_summary_input(c))).summary,
+                source_name=c.site_name,
+            )
+            for c in selected
+        ]
+
+    def narrative_for(self, selected: list[Candidate]) -> writer.Narrative:
+        if not self.subscription.narrative_enabled or not selected:
+            return writer.Narrative("", "")
+        if self.narrative and self.narrative_item_ids == [c.item_id for c in selected]:
+            return self.narrative
+        items = [item.as_dict() for item in self.narrative_items(selected)]
+        markdown = template_narrative(self.subscription.name, items, self.locale)
+        return writer.Narrative(markdown, TEMPLATE)
+
+
+def prepare_texts(
+    run: Run,
+    subscription: Subscription,
+    scored: list[Candidate],
+    *,
+    locale: str,
+    now: datetime,
+    deadline: float | None = None,
+) -> RunTexts:
+    """Model-written summaries and narrative for the items this run will most likely
+    deliver. Never inside a transaction (SPEC §14); every failure falls back."""
+    texts = RunTexts(subscription, locale)
+    wanted = subscription.summaries_enabled or subscription.narrative_enabled
+    if not scored or not wanted or not llm.is_configured():
+        return texts
+    states = _states_for(subscription.owner_id, [c.canonical_url_hash for c in scored], lock=False)
+    likely = select(subscription, [replace(c) for c in scored], states, now).selected
+    if subscription.summaries_enabled:
+        texts.summaries = enrichment.summarize(
+            [_summary_input(c) for c in likely],
+            locale=locale,
+            now=now,
+            run_id=run.pk,
+            deadline=deadline,
+        )
+    if subscription.narrative_enabled and likely:
+        texts.narrative = writer.write_narrative(
+            texts.narrative_items(likely),
+            title=subscription.name,
+            locale=locale,
+            tone=subscription.tone,
+            now=now,
+            run_id=run.pk,
+            deadline=deadline,
+        )
+        texts.narrative_item_ids = [c.item_id for c in likely]
+    return texts
+
+
+def _deliver(
+    run: Run, subscription: Subscription, scored: list[Candidate], now, texts: RunTexts
+) -> Selection:
     """Inside one transaction: lock the user, re-read their states, select and write."""
     UserPreference.objects.get_or_create(user_id=run.user_id)
     # One row lock per user serializes concurrent runs of the same user, so two runs never
@@ -250,7 +376,7 @@ def _deliver(run: Run, subscription: Subscription, scored: list[Candidate], now)
     UserPreference.objects.select_for_update().get(user_id=run.user_id)
     states = _states_for(run.user_id, [c.canonical_url_hash for c in scored], lock=True)
     selection = select(subscription, scored, states, now)
-    summaries = {c.item_id: lead_summary(c.description) for c in selection.selected}
+    summaries = texts.summaries_for(selection.selected)
     RunItem.objects.bulk_create(
         [
             RunItem(
@@ -263,7 +389,8 @@ def _deliver(run: Run, subscription: Subscription, scored: list[Candidate], now)
                 rank=rank,
                 title=c.title[:500],
                 url=c.canonical_url,
-                summary=summaries[c.item_id],
+                summary=summaries[c.item_id].summary,
+                summary_generator=summaries[c.item_id].generator,
                 source_name=c.site_name,
                 published_at=c.published_at,
                 redelivered=c.redelivery,
@@ -308,27 +435,30 @@ def execute_run(run_id: int, *, now: datetime) -> Run | None:
     try:
         on_run.collect(subscription, now=now, meter=meter)
         candidates_count, scored = score_candidates(subscription, now=now)
+        # Full text for the top FULLTEXT_TOP_K candidates only (seed 000 §7.2); never fails a run.
+        from ingest.extract import ensure_full_text_of_top
+
+        ensure_full_text_of_top([c.item_id for c in scored], now=now, meter=meter)
+        locale = output_locale_for(subscription)
+        # The model's part (relevance, summaries, narrative) runs here, outside any
+        # transaction, within one time limit; each part falls back instead of failing.
+        deadline = time.monotonic() + LLM_STAGE_SECONDS
+        scored = model_relevance.rerank(
+            subscription, scored, locale=locale, now=now, run_id=run.pk, deadline=deadline
+        )
+        texts = prepare_texts(run, subscription, scored, locale=locale, now=now, deadline=deadline)
         with transaction.atomic():
-            selection = _deliver(run, subscription, scored, now)
+            selection = _deliver(run, subscription, scored, now, texts)
             selection.candidates_count = candidates_count
             selection.above_min_score = len(scored)
             # `error` too: the claim cleared a failed attempt's error, and save() writes all.
-            run.refresh_from_db(fields=["attempts", "started_at", "error"])
-            run.output_locale = output_locale_for(subscription)
-            items = [
-                {
-                    "title": c.title,
-                    "url": c.canonical_url,
-                    "summary": lead_summary(c.description),
-                    "source_name": c.site_name,
-                }
-                for c in selection.selected
-            ]
-            run.narrative_md = (
-                template_narrative(subscription.name, items)
-                if subscription.narrative_enabled
-                else ""
+            # The token counts too: every model call has added its usage to the row.
+            run.refresh_from_db(
+                fields=["attempts", "started_at", "error", "input_tokens", "output_tokens"]
             )
+            run.output_locale = locale
+            narrative = texts.narrative_for(selection.selected)
+            run.narrative_md, run.narrative_generator = narrative.markdown, narrative.generator
             run.candidates_count = selection.candidates_count
             run.selected_count = selection.above_min_score
             run.delivered_count = len(selection.selected)

@@ -19,6 +19,7 @@ from django.db import IntegrityError, connection, transaction
 from digests.models import Run, Subscription
 from digests.runner import RUN_TIMEOUT
 from digests.schedule import ScheduleError, next_due_after_run
+from ingest.models import Source
 from ingest.refresh import claim_due_sources
 
 logger = logging.getLogger(__name__)
@@ -36,6 +37,7 @@ class TickResult:
     sources: list[int] = field(default_factory=list)
     runs: list[int] = field(default_factory=list)
     swept: list[int] = field(default_factory=list)
+    editions: list[int] = field(default_factory=list)
 
 
 def _next_after(subscription: Subscription, scheduled_at: datetime, now: datetime):
@@ -229,18 +231,24 @@ def tick(
     run_source: Callable[[int], object],
     run_run: Callable[[int], object],
     run_sources: Callable[[list[int]], object] | None = None,
+    run_edition: Callable[[int], object] | None = None,
 ) -> TickResult:
     """One scheduler pass. `run_source` / `run_run` either enqueue (the worker's tick) or
     execute inline (`manage.py tick --inline`, tests). With `run_sources`, claimed sources are
-    handed over in batches of SOURCE_BATCH instead of one by one."""
+    handed over in batches of SOURCE_BATCH instead of one by one. With `run_edition`, public
+    topics whose next edition is due are claimed and handed over too."""
     result = TickResult()
+    batched: list[int] = []
     for source in claim_due_sources(now=now):
         result.sources.append(source.pk)
-        if run_sources is None:
+        # A site crawl can take minutes: it gets a task of its own, never a batch's slot.
+        if run_sources is None or source.type == Source.Type.CRAWL:
             run_source(source.pk)
+        else:
+            batched.append(source.pk)
     if run_sources is not None:
-        for start in range(0, len(result.sources), SOURCE_BATCH):
-            run_sources(result.sources[start : start + SOURCE_BATCH])
+        for start in range(0, len(batched), SOURCE_BATCH):
+            run_sources(batched[start : start + SOURCE_BATCH])
     for run in sweep_stuck_runs(now=now):
         result.swept.append(run.pk)
         run_run(run.pk)
@@ -250,4 +258,10 @@ def tick(
     for run in claim_due_subscriptions(now=now):
         result.runs.append(run.pk)
         run_run(run.pk)
+    if run_edition is not None:
+        from topics.editions import claim_due_topics
+
+        for topic_id in claim_due_topics(now=now):
+            result.editions.append(topic_id)
+            run_edition(topic_id)
     return result

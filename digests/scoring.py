@@ -4,19 +4,21 @@
 
 Relevance comes from the subscription's interests matched in the item's fields (title counts
 most, then summary, then body); a negative keyword anywhere in title or summary excludes the
-item. Impact adds freshness (half-life 36 h) to the item's stored, source-based impact.
+item. Impact adds freshness (half-life 36 h) to the item's stored, source-based impact
+(ingest.scores.impact_at).
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
-from datetime import datetime
+
+# Impact is a content-level score (SPEC §4.7): its one formula, freshness included, lives with
+# the stored parts in ingest/scores.py.
+from ingest.scores import impact_at as impact  # noqa: F401
 
 FIELD_BASE = {"title": 85, "summary": 70, "body": 55}
 EXTRA_TERM_BONUS = 5
 SOURCE_ONLY_RELEVANCE = 70
-FRESHNESS_HALF_LIFE_HOURS = 36.0
 
 
 @dataclass(frozen=True)
@@ -100,15 +102,6 @@ def relevance(interests: Interests, *, title: str, summary: str, body: str = "")
         return Relevance(score=0, matched=[], field=None)
     score = FIELD_BASE[best_field] + EXTRA_TERM_BONUS * (len(matched) - 1)
     return Relevance(score=min(100, score), matched=matched, field=best_field)
-
-
-def freshness(published: datetime, now: datetime) -> float:
-    age_hours = max(0.0, (now - published).total_seconds() / 3600)
-    return math.pow(0.5, age_hours / FRESHNESS_HALF_LIFE_HOURS)
-
-
-def impact(static_impact: int, published: datetime, now: datetime) -> int:
-    return round(0.5 * static_impact + 50 * freshness(published, now))
 
 
 def overall(relevance_score: int, impact_score: int, quality_score: int) -> int:

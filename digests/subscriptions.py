@@ -11,6 +11,7 @@ from django.db import transaction
 from digests.models import MAX_ITEMS_HARD_CAP, Run, Subscription, SubscriptionSource
 from digests.schedule import ScheduleError, next_run_after, normalize_cron, validate_timezone
 from ingest.models import UserSource
+from ingest.reading import ReadingLevelError, clean_reading_levels
 
 LENGTH_PRESETS = {"brief": 10, "standard": 20, "deep": 30}
 # Languages a brief can be written in when the subscription fixes one (SPEC §7).
@@ -91,6 +92,7 @@ EDITABLE_FIELDS = (
     "summaries_enabled",
     "narrative_enabled",
     "tone",
+    "reading_levels",
 )
 
 
@@ -182,6 +184,11 @@ def clean_input(data: dict, *, user, now: datetime, instance: Subscription | Non
         clean["language_mode"] = data["language_mode"]
     if "tone" in data:
         clean["tone"] = str(data["tone"] or "").strip()[:32]
+    if "reading_levels" in data:
+        try:
+            clean["reading_levels"] = clean_reading_levels(data["reading_levels"])
+        except ReadingLevelError as exc:
+            errors["reading_levels"] = str(exc)
     if "output_locale" in data:
         clean["output_locale"] = str(data["output_locale"] or "").strip().lower()
     if "language_mode" in data or "output_locale" in data:

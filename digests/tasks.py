@@ -6,10 +6,11 @@ with a conditional update, a source refresh is harmless to repeat).
 
 from __future__ import annotations
 
+from django.core.cache import cache
 from django.utils import timezone
 from django_q.tasks import async_task
 
-from digests import runner, scheduler
+from digests import combination_cache, runner, scheduler
 
 
 def enqueue_run(run_id: int) -> None:
@@ -24,14 +25,29 @@ def enqueue_source_refreshes(source_ids: list[int]) -> None:
     async_task("ingest.tasks.refresh_sources", source_ids, group="refresh")
 
 
+def enqueue_edition(topic_id: int) -> None:
+    async_task("topics.tasks.produce_edition", topic_id, group="editions")
+
+
 def dispatch_tick() -> dict:
+    now = timezone.now()
+    # Trending is recomputed once an hour, whichever tick gets there first.
+    if cache.add(f"topics:trending:{now:%Y%m%d%H}", True, timeout=2 * 3600):
+        async_task("topics.tasks.recompute_trending", group="topics")
     result = scheduler.tick(
-        now=timezone.now(),
+        now=now,
         run_source=enqueue_source_refresh,
         run_sources=enqueue_source_refreshes,
         run_run=enqueue_run,
+        run_edition=enqueue_edition,
     )
-    return {"sources": len(result.sources), "runs": len(result.runs), "swept": len(result.swept)}
+    combination_cache.delete_expired_hourly(now)
+    return {
+        "sources": len(result.sources),
+        "runs": len(result.runs),
+        "swept": len(result.swept),
+        "editions": len(result.editions),
+    }
 
 
 def execute_run(run_id: int) -> str:

@@ -7,6 +7,7 @@ urlpatterns = [
     path("", views.subscription_list, name="list"),
     path("new/", views.subscription_new, name="new"),
     path("<int:subscription_id>/", views.subscription_detail, name="detail"),
+    path("<int:subscription_id>/edit/", views.subscription_edit, name="edit"),
     path("<int:subscription_id>/run/", views.subscription_run_now, name="run_now"),
     path("<int:subscription_id>/preview/", views.subscription_preview, name="preview"),
     path(

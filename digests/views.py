@@ -4,22 +4,37 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import OuterRef, Subquery
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_POST
 
 from digests import runner, subscriptions
-from digests.forms import SubscriptionForm
+from digests.forms import LENGTH_LABELS, SubscriptionForm, initial_for
 from digests.models import Run, Subscription
 from digests.schedule import ScheduleError, next_runs
 from digests.tasks import enqueue_run
+from digests.usage import usage_this_month
 from inbox.models import UserPreference
 from ingest.models import UserSource
 
+RUN_HISTORY = 50
 
-def _user_timezone(user) -> str:
-    preference = UserPreference.objects.filter(user=user).first()
+# The runner stores these sentences in English on the run; they are marked here so the
+# catalogs carry them and pages show them translated (`{% translate run.empty_reason %}`).
+RUNNER_SENTENCES = (
+    gettext_noop("No items from your sources or topic in the content window yet."),
+    gettext_noop("Items were found, but none scored above your minimum score."),
+    gettext_noop("Everything that matched was already delivered to you."),
+)
+
+
+def _user_timezone(request) -> str:
+    preference = getattr(request, "preference", None) or (
+        UserPreference.objects.filter(user=request.user).first()
+    )
     return preference.timezone if preference else "UTC"
 
 
@@ -29,7 +44,17 @@ def _owned(request, subscription_id: int) -> Subscription:
 
 @login_required
 def subscription_list(request):
-    items = Subscription.objects.alive().filter(owner=request.user).order_by("name", "id")
+    last_run = Run.objects.filter(subscription=OuterRef("pk")).order_by("-scheduled_at", "-id")
+    items = (
+        Subscription.objects.alive()
+        .filter(owner=request.user)
+        .annotate(
+            last_run_id=Subquery(last_run.values("id")[:1]),
+            last_run_status=Subquery(last_run.values("status")[:1]),
+            last_run_delivered=Subquery(last_run.values("delivered_count")[:1]),
+        )
+        .order_by("name", "id")
+    )
     return render(request, "digests/list.html", {"subscriptions": items})
 
 
@@ -43,18 +68,21 @@ def subscription_new(request):
                 request.user,
                 request.POST["template"],
                 now=now,
-                timezone=_user_timezone(request.user),
+                timezone=_user_timezone(request),
                 source_ids=[us.source_id for us in library],
             )
         except subscriptions.SubscriptionInputError as exc:
             messages.error(request, "; ".join(exc.errors.values()))
             return redirect("digests:new")
-        messages.success(request, _("Subscription created."))
+        messages.success(
+            request,
+            _("Subscription created. Press “Run now” for a first brief, or wait for its schedule."),
+        )
         return redirect("digests:detail", subscription.pk)
     form = SubscriptionForm(
         request.POST or None,
         library=library,
-        initial={"timezone": _user_timezone(request.user)},
+        initial={"timezone": _user_timezone(request)},
     )
     if request.method == "POST" and form.is_valid():
         try:
@@ -70,26 +98,62 @@ def subscription_new(request):
     return render(
         request,
         "digests/new.html",
-        {"form": form, "templates": subscriptions.TEMPLATES.values()},
+        {
+            "form": form,
+            "templates": [
+                {
+                    "key": t.key,
+                    "name": t.name,
+                    "topic": t.topic,
+                    "cron": t.cron,
+                    "length_label": LENGTH_LABELS.get(t.length, t.length),
+                }
+                for t in subscriptions.TEMPLATES.values()
+            ],
+            "timezone": form.initial["timezone"],
+        },
     )
+
+
+@login_required
+def subscription_edit(request, subscription_id: int):
+    subscription = _owned(request, subscription_id)
+    library = list(UserSource.objects.filter(user=request.user).select_related("source"))
+    form = SubscriptionForm(request.POST or None, library=library, max_items=subscription.max_items)
+    if request.method != "POST":
+        form.initial = initial_for(subscription, form.fields)
+    if request.method == "POST" and form.is_valid():
+        try:
+            subscriptions.update_subscription(subscription, form.service_data(), now=timezone.now())
+        except subscriptions.SubscriptionInputError as exc:
+            for field, message in exc.errors.items():
+                form.add_error(field if field in form.fields else None, message)
+        else:
+            messages.success(request, _("Changes saved."))
+            return redirect("digests:detail", subscription.pk)
+    return render(request, "digests/edit.html", {"form": form, "subscription": subscription})
 
 
 @login_required
 def subscription_detail(request, subscription_id: int):
     subscription = _owned(request, subscription_id)
+    now = timezone.now()
     upcoming = []
-    if subscription.cron:
+    if subscription.cron and subscription.status == Subscription.Status.ACTIVE:
         try:
-            upcoming = next_runs(subscription.cron, subscription.timezone, timezone.now(), 5)
+            upcoming = next_runs(subscription.cron, subscription.timezone, now, 5)
         except ScheduleError:
             upcoming = []
+    runs = list(subscription.runs.order_by("-scheduled_at", "-id")[:RUN_HISTORY])
     return render(
         request,
         "digests/detail.html",
         {
             "subscription": subscription,
-            "runs": subscription.runs.order_by("-scheduled_at", "-id")[:50],
+            "runs": runs,
             "upcoming": upcoming,
+            "usage": usage_this_month(request.user, now=now),
+            "has_pending_run": any(run.status in ("pending", "running") for run in runs),
         },
     )
 

@@ -1,74 +1,117 @@
-"""The Inbox: delivered items newest first, a run's page, item actions, API tokens."""
+"""The Inbox pages: delivered items, a run's page, item actions, preferences, API tokens.
+
+Thin callers of inbox.listing, inbox.states, inbox.preferences and inbox.tokens. Item actions
+answer an htmx request with the re-rendered item (and the nav counts, out of band), and a plain
+form POST with a redirect back to where the user was: the Inbox works without JavaScript.
+"""
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Exists, OuterRef, Q
 from django.http import HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
+from django.urls import reverse
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from digests.models import Run, RunItem
+from digests.models import Run, RunItem, Subscription
 from inbox.account_views import safe_next
-from inbox.models import ApiToken, UserContentState
-from inbox.states import ACTIONS, UnknownAction, apply_action, states_by_hash
+from inbox.forms import InboxFilterForm, PreferencesForm
+from inbox.listing import Cursor, badge_counts, inbox_page, with_states
+from inbox.models import ApiToken
+from inbox.preferences import (
+    PreferenceError,
+    current_language_choice,
+    preference_for,
+    update_preferences,
+)
+from inbox.states import ACTIONS, UnknownAction, apply_action
 from inbox.tokens import TokenError, issue_token, revoke_token
 
-PAGE_SIZE = 30
 FILTERS = ("all", "unread", "saved", "not_interested")
 
 
-def _with_states(user, run_items):
-    states = states_by_hash(user, {ri.canonical_url_hash for ri in run_items})
-    for run_item in run_items:
-        run_item.state = states.get(run_item.canonical_url_hash)
-    return run_items
+def user_zone(request) -> str:
+    preference = getattr(request, "preference", None)
+    return preference.timezone if preference else "UTC"
 
 
-def _parse_cursor(value: str) -> tuple[int, int] | None:
-    run_id, _, rank = value.partition(".")
-    if run_id.isdigit() and rank.isdigit():
-        return int(run_id), int(rank)
-    return None
+def item_context() -> dict:
+    """What every item of a page shares, resolved once per page instead of once per item (a
+    page of 30 items would otherwise reverse 120 URLs): the prefixes of the action and run
+    URLs, and the button labels."""
+    return {
+        "inbox_urls": {
+            "items": reverse("inbox:item_act", args=[0]).removesuffix("0/"),
+            "runs": reverse("inbox:run", args=[0]).removesuffix("0/"),
+        },
+        "labels": {
+            "read": _("Mark read"),
+            "unread": _("Mark unread"),
+            "save": _("Save"),
+            "unsave": _("Unsave"),
+            "not_interested": _("Not interested"),
+            "interested": _("Undo not interested"),
+        },
+    }
+
+
+def _query(params, **changes) -> str:
+    """The current query string with some parameters changed (None drops one); empty values
+    are left out so URLs stay short and stable."""
+    merged = {key: params.get(key, "") for key in params}
+    merged.update(changes)
+    kept = [(key, value) for key, value in merged.items() if value not in (None, "")]
+    return "?" + urlencode(kept) if kept else "?"
 
 
 @login_required
 def index(request):
-    current = request.GET.get("show", "all")
-    if current not in FILTERS:
-        current = "all"
-    items = RunItem.objects.filter(run__user=request.user).select_related("run__subscription")
-    state = UserContentState.objects.filter(
-        user=request.user, canonical_url_hash=OuterRef("canonical_url_hash")
+    subscriptions = list(
+        Subscription.objects.alive().filter(owner=request.user).only("id", "name").order_by("name")
     )
-    if current == "unread":
-        items = items.exclude(Exists(state.filter(read_at__isnull=False)))
-    elif current == "saved":
-        items = items.filter(Exists(state.filter(saved_at__isnull=False)))
-    elif current == "not_interested":
-        items = items.filter(Exists(state.filter(not_interested_at__isnull=False)))
-    if current != "not_interested":
-        items = items.exclude(Exists(state.filter(not_interested_at__isnull=False)))
-    after = _parse_cursor(request.GET.get("after", ""))
-    if after:
-        run_id, rank = after
-        items = items.filter(Q(run_id__lt=run_id) | Q(run_id=run_id, rank__gt=rank))
-    # Newest brief first, and inside a brief its own order (best first).
-    page = list(items.order_by("-run_id", "rank")[: PAGE_SIZE + 1])
-    has_more = len(page) > PAGE_SIZE
-    page = _with_states(request.user, page[:PAGE_SIZE])
-    next_cursor = f"{page[-1].run_id}.{page[-1].rank}" if has_more else None
+    form = InboxFilterForm(request.GET, subscriptions=subscriptions)
+    form.is_valid()  # refused fields are shown with their errors and left out of the filter
+    inbox_filter = form.inbox_filter()
+    after = Cursor.parse(request.GET.get("after", ""))
+    page = inbox_page(request.user, inbox_filter, after=after, zone=user_zone(request))
+    params = {k: v for k, v in request.GET.items() if k != "after"}
+    ever_delivered = bool(page.items) or (
+        after is None and RunItem.objects.filter(run__user=request.user).exists()
+    )
     return render(
         request,
         "inbox/index.html",
         {
-            "items": page,
-            "current": current,
+            "form": form,
+            "subscriptions": subscriptions,
+            "filter_values": {
+                "q": request.GET.get("q", ""),
+                "subscription": inbox_filter.subscription_id,
+                "from": request.GET.get("from", ""),
+                "to": request.GET.get("to", ""),
+            },
+            "items": page.items,
+            "current": inbox_filter.show,
             "filters": FILTERS,
-            "next_cursor": next_cursor,
+            "tabs": [
+                (value, label, _query(params, show=None if value == "all" else value))
+                for value, label in form.fields["show"].choices
+            ],
+            "next_cursor": page.next_cursor,
+            "next_url": _query(params, after=str(page.next_cursor)) if page.next_cursor else "",
+            "first_url": _query(params) if after else "",
+            "clear_url": _query({"show": params.get("show", "")}),
+            "is_filtered": form.is_filtered,
+            "has_subscriptions": bool(subscriptions),
+            "ever_delivered": ever_delivered,
+            "return_to": request.get_full_path(),
+            "nav": "saved" if inbox_filter.show == "saved" else "inbox",
+            **item_context(),
         },
     )
 
@@ -78,19 +121,84 @@ def run_detail(request, run_id: int):
     run = get_object_or_404(
         Run.objects.select_related("subscription"), pk=run_id, user=request.user
     )
-    items = _with_states(request.user, list(run.items.order_by("rank")))
-    return render(request, "inbox/run.html", {"run": run, "items": items})
+    items = with_states(request.user, list(run.items.order_by("rank")))
+    return render(
+        request,
+        "inbox/run.html",
+        {
+            "run": run,
+            "items": items,
+            "return_to": request.get_full_path(),
+            "nav": "inbox",
+            **item_context(),
+        },
+    )
 
 
 @login_required
 @require_POST
-def item_action(request, run_item_id: int, action: str):
-    run_item = get_object_or_404(RunItem, pk=run_item_id, run__user=request.user)
+def item_action(request, run_item_id: int, action: str | None = None):
+    """One action on one item: named in the URL (API-like callers, older pages) or by the
+    clicked button of the item's form (`action=` in the body)."""
+    action = action or request.POST.get("action", "")
+    run_item = get_object_or_404(
+        RunItem.objects.select_related("run__subscription"), pk=run_item_id, run__user=request.user
+    )
     try:
-        apply_action(request.user, run_item, action, now=timezone.now())
+        state = apply_action(request.user, run_item, action, now=timezone.now())
     except UnknownAction as exc:
         return HttpResponseBadRequest(str(exc))
-    return redirect(safe_next(request, "inbox:index"))
+    # The forms send the page they are on with the item's anchor, so without JavaScript the
+    # redirect lands the reader back on the item they acted on.
+    return_to = safe_next(request, "inbox:index")
+    if not request.htmx:
+        return redirect(return_to)
+    run_item.state = state
+    run_item.subscription_name = run_item.run.subscription.name
+    return render(
+        request,
+        "inbox/_item_response.html",
+        {
+            "item": run_item,
+            "show_run": request.POST.get("show_run") == "1",
+            "return_to": return_to.split("#", 1)[0],
+            "badges": badge_counts(request.user),
+            **item_context(),
+        },
+    )
+
+
+@login_required
+def preferences(request):
+    preference = preference_for(request.user)
+    form = PreferencesForm(
+        request.POST or None,
+        initial={
+            "language": current_language_choice(preference),
+            "timezone": preference.timezone,
+        },
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            saved = update_preferences(
+                request.user,
+                language=form.cleaned_data["language"],
+                timezone=form.cleaned_data["timezone"],
+                browser_language=translation.get_language_from_request(request),
+            )
+        except PreferenceError as exc:
+            for field, message in exc.errors.items():
+                form.add_error(field if field in form.fields else None, message)
+        else:
+            # Said in the language just chosen, like the page that follows.
+            translation.activate(saved.ui_locale)
+            messages.success(request, _("Preferences saved."))
+            return redirect("inbox:preferences")
+    return render(
+        request,
+        "inbox/preferences.html",
+        {"form": form, "preference": preference, "nav": "preferences"},
+    )
 
 
 @login_required
@@ -113,5 +221,6 @@ def tokens(request):
             "tokens": ApiToken.objects.filter(user=request.user),
             "new_token": new_token,
             "actions": ACTIONS,
+            "nav": "tokens",
         },
     )

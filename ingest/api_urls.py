@@ -1,11 +1,15 @@
 from django.urls import path
 
-from ingest import api
+from ingest import api, api_crawl, api_pages, api_search, api_watch
 
 urlpatterns = [
     path("sources", api.SourceListView.as_view(), name="api-sources"),
     path("sources/<int:user_source_id>", api.SourceDetailView.as_view(), name="api-source"),
     path("sources/opml", api.OPMLView.as_view(), name="api-sources-opml"),
+    path("sources/crawls", api_crawl.CrawlListView.as_view(), name="api-sources-crawls"),
+    path("sources/searches", api_search.SearchListView.as_view(), name="api-sources-searches"),
+    path("sources/lists", api_watch.ListWatchView.as_view(), name="api-sources-lists"),
+    path("sources/pages", api_pages.SavePageView.as_view(), name="api-sources-pages"),
     path("packs", api.PackListView.as_view(), name="api-packs"),
     path("packs/<slug:key>/install", api.PackInstallView.as_view(), name="api-pack-install"),
 ]

@@ -15,3 +15,7 @@ class IngestConfig(AppConfig):
 
     def ready(self):
         post_migrate.connect(_repair_fulltext_index, sender=self)
+        # Search sources are fetched at the start of each run that uses them (SPEC §6 step 2).
+        from ingest.search import register_on_run_collector
+
+        register_on_run_collector()

@@ -1,17 +1,36 @@
-"""The global content pool: upsert parsed entries once for every user who follows a source."""
+"""The global content pool: upsert parsed entries once for every user who follows a source.
+
+One refresh is one batch and costs the same number of queries for 2 entries or 2,000: read the
+known items, update them, insert the new ones, link all to the source, store the new items'
+simhash bands, look up soft and near duplicates, settle their clusters (ingest/dedup.py).
+
+New rows are written with one multi-row statement per table rather than through
+`bulk_create()`, whose per-row SQL compilation cost more than the database's own work: on
+PostgreSQL `INSERT ... SELECT FROM unnest(arrays) ON CONFLICT DO NOTHING RETURNING` (one round
+trip, one parameter per column), on SQLite `executemany()` of one prepared statement.
+"""
+
+# SQL here is built from model metadata and %s placeholders only.
+# ruff: noqa: S608
 
 from __future__ import annotations
 
+import json
+import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 
-from django.db import transaction
+import psycopg
+from django.db import connection, models, transaction
 
+from ingest import neardup
 from ingest.canonical import url_hash
-from ingest.dedup import SOFT_DEDUP_WINDOW, normalize_title, usable_for_soft_dedup
+from ingest.dedup import normalize_title, resolve_clusters, soft_matches
 from ingest.feeds import ParsedEntry
 from ingest.models import ContentItem, ContentItemSource, Source
-from ingest.scores import quality_score, static_impact_score
+from ingest.recent import id_set
+from ingest.scores import score_fields
 
 MUTABLE_FIELDS = ("title", "normalized_title", "description", "content_html", "author")
 
@@ -38,42 +57,162 @@ def _new_item(entry: ParsedEntry, digest: str, source: Source, now: datetime) ->
         first_seen_at=now,
         last_seen_at=now,
         last_fetched_at=now,
-        score_quality=quality_score(
-            title=entry.title, description=entry.description, content_html=entry.content_html
+        **score_fields(
+            url=entry.url,
+            title=entry.title,
+            description=entry.description,
+            content_html=entry.content_html,
+            source=source,
         ),
-        score_impact=static_impact_score(source_priority=source.priority),
     )
 
 
-def _soft_duplicates(candidates: list[ContentItem], now: datetime) -> dict[str, int]:
-    """Map normalized title -> id of an earlier active item with that title within 48 h."""
-    titles = {c.normalized_title for c in candidates if usable_for_soft_dedup(c.normalized_title)}
-    if not titles:
+@dataclass
+class _Column:
+    name: str
+    attname: str
+    pg_array_type: str
+    kind: str  # "plain", "datetime" or "json"
+    encoder: type[json.JSONEncoder] | None = None
+
+
+@cache
+def _item_columns(vendor: str) -> tuple[_Column, ...]:
+    """Every stored column of ContentItem but the id, with how its values are adapted."""
+    columns = []
+    for field in ContentItem._meta.concrete_fields:
+        if field.primary_key:
+            continue
+        kind = (
+            "datetime"
+            if isinstance(field, models.DateTimeField)
+            else "json"
+            if isinstance(field, models.JSONField)
+            else "plain"
+        )
+        db_type = field.db_type(connection) if vendor == "postgresql" else ""
+        array_type = "text[]::jsonb[]" if kind == "json" else f"{db_type}[]"
+        encoder = getattr(field, "encoder", None)
+        columns.append(_Column(field.column, field.attname, array_type, kind, encoder))
+    return tuple(columns)
+
+
+def _column_values(items: list[ContentItem], column: _Column) -> list:
+    values = [getattr(item, column.attname) for item in items]
+    if column.kind == "json":
+        return [json.dumps(value, cls=column.encoder) for value in values]
+    if column.kind == "datetime" and connection.vendor != "postgresql":
+        adapt = connection.ops.adapt_datetimefield_value
+        return [adapt(value) for value in values]
+    return values
+
+
+def binary_cursor():
+    """A cursor for statements with large array parameters. On PostgreSQL one that binds
+    parameters on the server, so `%b` sends arrays in binary: Django's default cursor renders
+    every element into the SQL text, quoting and escaping each one in Python, which cost more
+    than the database's own work for a feed's worth of items. Still a Django cursor wrapper,
+    so query logging and execute_wrapper() see it. Elsewhere the usual cursor."""
+    if connection.vendor != "postgresql":
+        return connection.cursor()
+    connection.ensure_connection()
+    raw = psycopg.Cursor(connection.connection)
+    if connection.queries_logged:
+        return connection.make_debug_cursor(raw)
+    return connection.make_cursor(raw)
+
+
+def _sqlite_insert(cursor, head: str, rows: list[tuple], tail: str) -> list[tuple]:
+    """`head VALUES (...), (...) tail` in as few statements as SQLite's parameter limit
+    allows; returns what RETURNING in `tail` yields. Not executemany(): SQLite sets up the
+    full-text triggers once per statement, and row-by-row statements cost a third more."""
+    width = len(rows[0])
+    try:
+        limit = cursor.connection.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
+    except AttributeError:  # Python < 3.11
+        limit = 999
+    per_statement = max(1, limit // width)
+    row = "(" + ", ".join(["%s"] * width) + ")"
+    returned: list[tuple] = []
+    for start in range(0, len(rows), per_statement):
+        chunk = rows[start : start + per_statement]
+        cursor.execute(
+            f"{head} VALUES {', '.join([row] * len(chunk))} {tail}",
+            [value for values in chunk for value in values],
+        )
+        if "RETURNING" in tail:
+            returned += cursor.fetchall()
+    return returned
+
+
+def _insert_items(items: list[ContentItem]) -> dict[str, int]:
+    """Insert `items`, skipping canonical hashes already stored (a worker racing on the same
+    URL); returns hash -> id of the rows inserted here and sets their pk."""
+    if not items:
         return {}
-    # No ORDER BY in SQL: with one the planner may walk the first-seen index over every recent
-    # item instead of looking the titles up; the earliest match is picked here.
-    earlier = ContentItem.objects.filter(
-        normalized_title__in=titles,
-        status=ContentItem.Status.ACTIVE,
-        first_seen_at__gte=now - SOFT_DEDUP_WINDOW,
-    ).values_list("normalized_title", "first_seen_at", "id")
-    winners: dict[str, tuple] = {}
-    for title, first_seen, item_id in earlier:
-        if title not in winners or (first_seen, item_id) < winners[title]:
-            winners[title] = (first_seen, item_id)
-    return {title: item_id for title, (_first_seen, item_id) in winners.items()}
+    table = ContentItem._meta.db_table
+    columns = _item_columns(connection.vendor)
+    names = ", ".join(c.name for c in columns)
+    values_by_column = [_column_values(items, c) for c in columns]
+    with binary_cursor() as cursor:
+        if connection.vendor == "postgresql":
+            arrays = ", ".join(f"%b::{c.pg_array_type}" for c in columns)
+            cursor.execute(
+                f"INSERT INTO {table} ({names}) SELECT * FROM unnest({arrays}) "
+                "ON CONFLICT (canonical_url_hash) DO NOTHING RETURNING canonical_url_hash, id",
+                values_by_column,
+            )
+            inserted = dict(cursor.fetchall())
+        else:
+            inserted = dict(
+                _sqlite_insert(
+                    cursor,
+                    f"INSERT INTO {table} ({names})",
+                    list(zip(*values_by_column, strict=True)),
+                    "ON CONFLICT (canonical_url_hash) DO NOTHING RETURNING canonical_url_hash, id",
+                )
+            )
+    for item in items:
+        item.pk = inserted.get(item.canonical_url_hash)
+    return inserted
+
+
+def _insert_sightings(rows: list[tuple[int, int, str, datetime, bool]]) -> None:
+    """(item id, source id, entry id, first seen, baseline); pairs already linked are kept."""
+    if not rows:
+        return
+    table = ContentItemSource._meta.db_table
+    names = "item_id, source_id, entry_id, first_seen_at, baseline"
+    with binary_cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                f"INSERT INTO {table} ({names}) SELECT * FROM unnest(%b::bigint[], "
+                "%b::bigint[], %b::varchar[], %b::timestamptz[], %b::boolean[]) "
+                "ON CONFLICT DO NOTHING",
+                [list(column) for column in zip(*rows, strict=True)],
+            )
+        else:
+            adapt = connection.ops.adapt_datetimefield_value
+            _sqlite_insert(
+                cursor,
+                f"INSERT INTO {table} ({names})",
+                [(i, s, e, adapt(when), b) for i, s, e, when, b in rows],
+                "ON CONFLICT DO NOTHING",
+            )
 
 
 def upsert_entries(
     source: Source, entries: list[ParsedEntry], *, now: datetime, baseline: bool = False
 ) -> UpsertCounts:
-    """Insert new entries, refresh mutable fields of known ones, link all of them to `source`.
+    """Insert new entries, refresh mutable fields of known ones, link all of them to `source`,
+    and cluster the new ones (and known ones whose text changed) with their soft and near
+    duplicates.
 
     A sighting is new only the first time `source` sees a canonical URL (the unique
     (item, source) key); `baseline` marks the sightings of a first look as not news.
 
     Hard dedup is the unique canonical hash; two workers racing on one URL both end up
-    pointing at the same row (ignore_conflicts, then re-read).
+    pointing at the same row (ON CONFLICT DO NOTHING, then re-read).
     """
     counts = UpsertCounts(seen=len(entries))
     by_hash: dict[str, ParsedEntry] = {}
@@ -86,8 +225,20 @@ def upsert_entries(
     with transaction.atomic():
         existing = {
             item.canonical_url_hash: item
-            for item in ContentItem.objects.filter(canonical_url_hash__in=list(by_hash))
+            for item in ContentItem.objects.filter(
+                canonical_url_hash__in=id_set(list(by_hash), db_type="text")
+            ).only(
+                "id",
+                "canonical_url_hash",
+                *MUTABLE_FIELDS,
+                "published_at",
+                "full_text_at",
+                "simhash",
+            )
         }
+        # Known items whose text changed are fingerprinted again, unless full text (a better
+        # body) was extracted for them.
+        refingerprinted: dict[int, int | None] = {}
         changed: list[ContentItem] = []
         unchanged: list[int] = []
         for digest, item in existing.items():
@@ -101,8 +252,14 @@ def upsert_entries(
             }
             dirty = False
             if any(getattr(item, name) != value for name, value in fresh.items()):
+                body_changed = (item.title, item.description) != (entry.title, entry.description)
                 for name, value in fresh.items():
                     setattr(item, name, value)
+                if body_changed and item.full_text_at is None:
+                    value = neardup.fingerprint(neardup.body_text(item.title, item.description))
+                    if neardup.to_signed(value) != item.simhash:
+                        item.simhash = neardup.to_signed(value)
+                        refingerprinted[item.pk] = value
                 counts.updated += 1
                 dirty = True
             if item.published_at is None and entry.published_at is not None:
@@ -116,12 +273,13 @@ def upsert_entries(
                 unchanged.append(item.pk)
         if changed:
             ContentItem.objects.bulk_update(
-                changed, [*MUTABLE_FIELDS, "last_seen_at", "last_fetched_at", "published_at"]
+                changed,
+                [*MUTABLE_FIELDS, "last_seen_at", "last_fetched_at", "published_at", "simhash"],
             )
         if unchanged:
             # Most known items are only seen again: one plain UPDATE, not bulk_update's
             # CASE per field per row (which cost more CPU than the rest of a refresh).
-            ContentItem.objects.filter(pk__in=unchanged).update(
+            ContentItem.objects.filter(pk__in=id_set(unchanged)).update(
                 last_seen_at=now, last_fetched_at=now
             )
 
@@ -130,38 +288,37 @@ def upsert_entries(
             for digest, entry in by_hash.items()
             if digest not in existing
         ]
-        winners = _soft_duplicates(new_items, now)
-        seen_titles: dict[str, bool] = {}
+        fingerprints: dict[str, int | None] = {}
         for item in new_items:
-            title = item.normalized_title
-            if not usable_for_soft_dedup(title):
-                continue
-            if title in winners or title in seen_titles:
-                item.status = ContentItem.Status.FILTERED
-                item.cluster_id = winners.get(title)
-                counts.deduped += 1
-            seen_titles[title] = True
-        ContentItem.objects.bulk_create(new_items, ignore_conflicts=True, batch_size=500)
-        counts.inserted = len(new_items)
+            value = neardup.fingerprint(neardup.body_text(item.title, item.description))
+            item.simhash = neardup.to_signed(value)
+            fingerprints[item.canonical_url_hash] = value
+        inserted = _insert_items(new_items)
+        counts.inserted = len(inserted)
 
-        ids = dict(
-            ContentItem.objects.filter(canonical_url_hash__in=list(by_hash)).values_list(
-                "canonical_url_hash", "id"
+        ids = {digest: item.pk for digest, item in existing.items()} | inserted
+        if len(ids) < len(by_hash):  # lost a race for some URLs: those rows are another's
+            ids |= dict(
+                ContentItem.objects.filter(
+                    canonical_url_hash__in=id_set(
+                        [d for d in by_hash if d not in ids], db_type="text"
+                    )
+                ).values_list("canonical_url_hash", "id")
             )
-        )
-        ContentItemSource.objects.bulk_create(
+        _insert_sightings(
             [
-                ContentItemSource(
-                    item_id=ids[digest],
-                    source=source,
-                    entry_id=entry.entry_id,
-                    first_seen_at=now,
-                    baseline=baseline,
-                )
+                (ids[digest], source.pk, entry.entry_id, now, baseline)
                 for digest, entry in by_hash.items()
                 if digest in ids
-            ],
-            ignore_conflicts=True,
-            batch_size=500,
+            ]
         )
+
+        placed = {inserted[d]: fp for d, fp in fingerprints.items() if d in inserted}
+        neardup.store_bands(placed | refingerprinted, replace=list(refingerprinted))
+        links = neardup.near_matches(placed | refingerprinted) + soft_matches(
+            {item.pk: item.normalized_title for item in new_items if item.pk is not None},
+            now=now,
+        )
+        resolve_clusters(links)
+        counts.deduped += len({item_id for item_id, _other in links if item_id in placed})
     return counts

@@ -25,3 +25,18 @@ def refresh_sources(source_ids: list[int]) -> dict:
         "failed": sum(not o.ok for o in outcomes),
         "skipped": sum(o.skipped for o in outcomes),
     }
+
+
+def extract_full_text(item_ids: list[int]) -> dict:
+    """Full text for pool items in the background (ingest.extract.ensure_full_text). Safe to
+    run twice: extracted items are skipped."""
+    from ingest.extract import ensure_full_text
+
+    counts = ensure_full_text(item_ids, now=timezone.now())
+    return {
+        "extracted": counts.extracted,
+        "unchanged": counts.unchanged,
+        "skipped": counts.skipped,
+        "failed": counts.failed,
+        "too_large": counts.too_large,
+    }

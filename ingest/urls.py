@@ -1,6 +1,6 @@
 from django.urls import path
 
-from ingest import views
+from ingest import views, views_crawl, views_pages, views_search, views_watch
 
 app_name = "ingest"
 urlpatterns = [
@@ -9,4 +9,8 @@ urlpatterns = [
     path("packs/<slug:key>/install/", views.pack_install, name="pack-install"),
     path("opml/import/", views.opml_import, name="opml-import"),
     path("opml/export/", views.opml_export, name="opml-export"),
+    path("crawl/", views_crawl.crawl_add, name="crawl-add"),
+    path("search/", views_search.search_add, name="search-add"),
+    path("watch/", views_watch.watch_list, name="watch"),
+    path("save/", views_pages.save_page, name="save-page"),
 ]

@@ -11,9 +11,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.core.cache import cache
 from django.test import override_settings
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from inbox.accounts import sign_up
 
@@ -43,6 +44,15 @@ def _clear_cache():
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _default_language():
+    """A request leaves its language active in the thread (Django never deactivates it), so a
+    Chinese page in one test would turn the next test's messages Chinese."""
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture

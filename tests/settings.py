@@ -34,9 +34,17 @@ REST_FRAMEWORK = {
         "user": "1000/min",
         "subscription_preview": "1000/min",
         "schedule_preview": "1000/min",
+        "public_topics": "1000/min",
     },
 }
 # Fixture servers answer instantly; a test that checks the per-host interval sets its own.
 FETCH_HOST_MIN_INTERVAL_MS = 0
 WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True
+
+# A developer's own key must never reach the suite: tests that need the model point the real
+# SDK at a fake Messages API on loopback and set a key themselves.
+ANTHROPIC_API_KEY = ""
+# Runs extract the full text of their top candidates by fetching them; tests' items live on
+# made-up hosts, so extraction is off unless a test turns it on (tests/ingest/test_extract.py).
+FULLTEXT_TOP_K = 0

@@ -12,6 +12,7 @@ from django.core.management.base import CommandError
 
 from digests.models import Run, RunItem, Subscription
 from ingest.models import ContentItem, FetchLog, Source
+from topics.models import Edition, Topic
 
 RSS = """<?xml version="1.0"?><rss version="2.0"><channel><title>Local</title>
 <link>https://local.example/</link>
@@ -137,8 +138,12 @@ def test_demo_is_offline_idempotent_and_fills_the_inbox(db, settings, tmp_path):
     assert Subscription.objects.count() == 4
     assert all(r.status == "succeeded" for r in Run.objects.all())
     items = ContentItem.objects.count()
+    topic = Topic.objects.listed().get()
+    assert topic.editions.get().item_count > 0
+    assert f"/topics/{topic.slug}" in out
 
     run("demo")
     assert Subscription.objects.count() == 4
     assert ContentItem.objects.count() == items
     assert RunItem.objects.count() == delivered
+    assert Topic.objects.count() == 1 and Edition.objects.count() == 1

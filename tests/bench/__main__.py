@@ -26,6 +26,8 @@ BENCHMARKS = (
     "watch",
     "cache",
     "inbox",
+    "pages",
+    "llm",
 )
 
 

@@ -253,8 +253,10 @@ ITEM_COLUMNS = (
     "last_fetched_at",
     "cluster_id",
     "status",
+    "extraction_error",
+    "score_reasons",
 )
-SIGHTING_COLUMNS = ("item_id", "source_id", "entry_id", "first_seen_at")
+SIGHTING_COLUMNS = ("item_id", "source_id", "entry_id", "first_seen_at", "baseline")
 
 
 def _rows(
@@ -292,12 +294,14 @@ def _rows(
             first_seen,
             None,
             "filtered" if rng.random() < 0.02 else "active",
+            "",
+            "{}",
         )
-        sightings = [(item_id, source.pk, url, first_seen)]
+        sightings = [(item_id, source.pk, url, first_seen, False)]
         if rng.random() < 0.05:
             other = rng.choice(sources)
             if other.pk != source.pk:
-                sightings.append((item_id, other.pk, url, first_seen))
+                sightings.append((item_id, other.pk, url, first_seen, False))
         yield item, sightings
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 
 from digests import on_run, runner
@@ -61,9 +63,22 @@ def search_collector():
         meter.record("page_fetch", count=2)
         meter.record("page_fetch", cache_hit=True)
 
-    on_run.register_collector("search", collect)
-    yield calls
-    on_run.unregister_collector("search")
+    with replaced_collector("search", collect):
+        yield calls
+
+
+@contextlib.contextmanager
+def replaced_collector(source_type, collector):
+    """Swap the registered collector for a test; the real one comes back afterwards."""
+    previous = on_run.collector_for(source_type)
+    on_run.register_collector(source_type, collector)
+    try:
+        yield
+    finally:
+        if previous is None:
+            on_run.unregister_collector(source_type)
+        else:
+            on_run.register_collector(source_type, previous)
 
 
 def on_run_source(user, **fields) -> Source:
@@ -117,13 +132,10 @@ def test_a_failing_collector_degrades_the_run_instead_of_failing_it(alice, now):
         meter.record("search")
         raise TimeoutError("search engine down")
 
-    on_run.register_collector("search", broken)
-    try:
+    with replaced_collector("search", broken):
         source = on_run_source(alice)
         run = request_manual_run(subscribe(alice, now, source_ids=[source.pk]), now=now)
         run = runner.execute_run(run.pk, now=now)
-    finally:
-        on_run.unregister_collector("search")
     assert run.status == "succeeded"
     assert run.billing_breakdown["operations"]["search"] == 1
 

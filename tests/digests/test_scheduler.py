@@ -142,3 +142,24 @@ def test_two_tickers_and_two_workers_in_processes_run_every_due_subscription_onc
     assert {r.subscription_id for r in runs} == {s.pk for s in subscriptions}
     assert {(r.status, r.attempts) for r in runs} == {("succeeded", 1)}
     assert not Subscription.objects.filter(next_run_at__lte=now).exists()
+
+
+def test_site_crawls_get_a_task_each_while_feeds_go_in_batches(db, now):
+    from digests.scheduler import tick
+    from ingest.models import Source
+
+    def due(kind: str, n: int) -> Source:
+        return Source.objects.create(
+            type=kind,
+            config={"n": n},
+            config_hash=f"{kind}{n}",
+            url=f"https://s{n}.example/",
+            next_refresh_at=now - timedelta(minutes=1),
+        )
+
+    feeds = [due("feed", n) for n in range(3)]
+    crawl = due("crawl", 9)
+    singles, batches = [], []
+    tick(now=now, run_source=singles.append, run_sources=batches.append, run_run=lambda _: None)
+    assert singles == [crawl.pk]
+    assert batches == [[feed.pk for feed in feeds]]

@@ -18,6 +18,8 @@ class Command(BaseCommand):
             f"Demo ready: {result.items_inserted} new items in the pool, "
             f"{result.runs_made} runs, {result.delivered} items delivered."
         )
+        if result.topic_url:
+            self.stdout.write(f"Public topic: {settings.SITE_URL}{result.topic_url}")
         self.stdout.write(f"Open {settings.SITE_URL}/ and log in as:")
         self.stdout.write(f"  email:    {result.user_email}")
         self.stdout.write(f"  password: {result.password}")

@@ -10,6 +10,7 @@ from django.utils import timezone
 from digests import runner, scheduler, tasks
 from ingest.models import Source
 from ingest.refresh import refresh_many, refresh_source
+from topics.editions import produce_edition
 
 
 class Command(BaseCommand):
@@ -35,6 +36,7 @@ class Command(BaseCommand):
         if options["enqueue"]:
             run_source, run_run = tasks.enqueue_source_refresh, tasks.enqueue_run
             run_sources = tasks.enqueue_source_refreshes
+            run_edition = tasks.enqueue_edition
         else:
 
             def run_source(source_id: int) -> None:
@@ -46,11 +48,19 @@ class Command(BaseCommand):
             def run_run(run_id: int) -> None:
                 runner.execute_run(run_id, now=now)
 
+            def run_edition(topic_id: int) -> None:
+                produce_edition(topic_id, now=now)
+
         result = scheduler.tick(
-            now=now, run_source=run_source, run_sources=run_sources, run_run=run_run
+            now=now,
+            run_source=run_source,
+            run_sources=run_sources,
+            run_run=run_run,
+            run_edition=run_edition,
         )
         verb = "enqueued" if options["enqueue"] else "ran"
         self.stdout.write(
             f"tick at {now.isoformat()}: {verb} {len(result.sources)} source refreshes, "
-            f"{len(result.runs)} runs, {len(result.swept)} recovered runs"
+            f"{len(result.runs)} runs, {len(result.swept)} recovered runs, "
+            f"{len(result.editions)} topic editions"
         )

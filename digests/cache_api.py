@@ -1,0 +1,82 @@
+"""/api/v1/admin/cache/: combination cache statistics and clearing, for staff tokens only
+(401 without a token, 403 for a non-staff user). Thin callers of digests.combination_cache."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.permissions import IsAdminUser
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from digests import combination_cache
+from inbox.api_errors import APIInputError
+from inbox.authentication import BearerTokenAuthentication
+
+_TRUE = {"1", "true", "yes"}
+_FALSE = {"", "0", "false", "no"}
+
+
+class StaffTokenAPIView(APIView):
+    # Tokens only: an operations endpoint for scripts; staff use the admin in a browser.
+    authentication_classes = [BearerTokenAuthentication]
+    permission_classes = [IsAdminUser]
+
+
+class CacheStatsView(StaffTokenAPIView):
+    @extend_schema(
+        responses=OpenApiTypes.OBJECT,
+        description="Hits, misses, hit rate, tokens saved and unique keys, overall and by kind.",
+    )
+    def get(self, request):
+        return Response(combination_cache.stats(now=timezone.now()))
+
+
+def _flag(params, name: str) -> bool:
+    raw = params.get(name, "").strip().lower()
+    if raw not in _TRUE | _FALSE:
+        raise APIInputError({name: "Use true or false."})
+    return raw in _TRUE
+
+
+def _before(raw: str) -> date | datetime | None:
+    raw = raw.strip()
+    if not raw:
+        return None
+    try:
+        return date.fromisoformat(raw) if len(raw) == 10 else datetime.fromisoformat(raw)
+    except ValueError:
+        raise APIInputError(
+            {"before": "An ISO 8601 date (2026-11-20) or time with offset (…T08:00:00+00:00)."}
+        ) from None
+
+
+class CacheEntriesView(StaffTokenAPIView):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("key", str, description="Clear the entry with this key."),
+            OpenApiParameter("before", str, description="Clear entries created before this."),
+            OpenApiParameter("expired", bool, description="Clear the expired entries."),
+            OpenApiParameter("all", bool, description="Clear every entry."),
+        ],
+        responses=inline_serializer("CacheClearResult", {"deleted": serializers.IntegerField()}),
+        description="Clear combination cache entries; exactly one of key, before, expired, "
+        "all. The hit and miss counters are kept.",
+    )
+    def delete(self, request):
+        params = request.query_params
+        try:
+            deleted = combination_cache.clear(
+                now=timezone.now(),
+                key=params.get("key", ""),
+                before=_before(params.get("before", "")),
+                expired=_flag(params, "expired"),
+                everything=_flag(params, "all"),
+            )
+        except combination_cache.ClearError as exc:
+            raise APIInputError({exc.field: exc.message}) from None
+        return Response({"deleted": deleted})

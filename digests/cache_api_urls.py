@@ -1,0 +1,8 @@
+from django.urls import path
+
+from digests import cache_api
+
+urlpatterns = [
+    path("stats", cache_api.CacheStatsView.as_view(), name="api-cache-stats"),
+    path("entries", cache_api.CacheEntriesView.as_view(), name="api-cache-entries"),
+]

@@ -1,0 +1,1 @@
+"""Search providers for `search` sources: one module each, behind `base.SearchProvider`."""

@@ -1,0 +1,432 @@
+"""`cache`: the combination cache over one daily period of 1,000 simulated users (`--size
+small`: 100), against the same narratives written without it.
+
+Users (seed 002 §7.1): 80 % installed the same source pack (12 sources), 10 % that pack with
+1-2 sources added (popular ones) or removed, 10 % 5-15 sources of their own. Each user has one
+daily subscription (24 h window, 20 items, English, neutral tone) and the same run time.
+
+What is real: each user's item set comes from `digests.runner.preview` — the selection
+`execute_run` makes (candidates, scoring, per-user dedup, select), minus its writes — over a
+pool of 10,000 items from 200 sources over 7 days; the key is `combination_key("narrative",
+item hashes with content hashes, options, the day's window)`; `get_or_compute` runs against
+the benchmark database with WORKERS threads taking users in a shuffled order, so identical
+requests overlap as they would on a cluster; and a miss calls the model through
+`digests.llm.call_tool` (the real client, budget reservation and LLMCall row) against the fake
+Anthropic server of the test suite on 127.0.0.1, which reports deterministic token usage
+(about 4 characters a token). What is not: the narrative request is a stand-in for the
+writer's (the narrative prompt and tool), and `execute_run` itself does not call the cache
+yet; users with a delivery history would select, and so key, differently.
+
+Baseline: the same narratives written once per user without the cache, in the same process.
+ratio = LLM calls without the cache ÷ LLM calls with it (goal >= 5; seed: hit rate > 80 %).
+Hit latency: a cached narrative from key computation to value (goal < 100 ms), for every user;
+and the whole brief request (selection + key + cache) for a sample.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import random
+import statistics
+import string
+import threading
+import time
+from datetime import UTC, datetime, timedelta
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import connection
+
+from digests import llm, prompts, runner
+from digests.combination_cache import combination_key, get_or_compute
+from digests.models import (
+    CombinationCacheCounter,
+    CombinationCacheEntry,
+    LLMCall,
+    Subscription,
+    SubscriptionSource,
+)
+from ingest.models import ContentItem, ContentItemSource
+from tests.bench.generate import TextBank, analyze, make_sources
+from tests.digests.fake_anthropic import FakeAnthropic
+
+SIZES = {"full": 1000, "small": 100}
+SOURCES = 200
+POOL_ITEMS = 10_000
+POOL_DAYS = 7  # ~1,400 items a day
+PACK_SIZE = 12
+MAX_ITEMS = 20
+MIN_SCORE = 60
+WORKERS = 4
+FULL_PATH_SAMPLE = 100
+NOW = datetime(2026, 11, 22, 8, 0, tzinfo=UTC)
+WINDOW = (NOW - timedelta(hours=24), NOW)
+SEED = 20260225
+NARRATIVE_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "narrative_markdown": {"type": "string", "minLength": 1},
+        "highlights": {"type": "array", "items": {"type": "string"}, "maxItems": 4},
+    },
+    "required": ["narrative_markdown", "highlights"],
+}
+
+
+def _add_items(sources, rng: random.Random) -> None:
+    """POOL_ITEMS items over the POOL_DAYS before NOW; a few big sources, a long tail."""
+    bank = TextBank()
+    weights = [1.0 / (n + 3) for n in range(len(sources))]
+    items, seen_by = [], []
+    for n in range(POOL_ITEMS):
+        title, description = bank.text(rng)
+        source = rng.choices(sources, weights=weights)[0]
+        first_seen = NOW - timedelta(seconds=rng.random() * POOL_DAYS * 86400)
+        url = f"https://source{source.pk}.example/posts/{n}"
+        items.append(
+            ContentItem(
+                canonical_url=url,
+                canonical_url_hash=hashlib.sha256(url.encode()).hexdigest(),
+                title=title,
+                normalized_title=title.lower()[:500],
+                description=description,
+                site_name=source.title,
+                published_at=first_seen - timedelta(seconds=rng.random() * 7200),
+                content_hash=hashlib.sha256(description.encode()).hexdigest(),
+                score_impact=rng.randint(30, 80),
+                score_quality=rng.randint(30, 90),
+                first_seen_at=first_seen,
+                last_seen_at=first_seen,
+            )
+        )
+        seen_by.append(source)
+    ContentItem.objects.bulk_create(items, batch_size=2000)
+    ContentItemSource.objects.bulk_create(
+        (
+            ContentItemSource(
+                item=item,
+                source=source,
+                entry_id=item.canonical_url,
+                first_seen_at=item.first_seen_at,
+            )
+            for item, source in zip(items, seen_by, strict=True)
+        ),
+        batch_size=2000,
+    )
+
+
+def _source_sets(count: int, source_ids: list[int], rng: random.Random):
+    """(segment, source ids) per user. Sources are listed most popular first."""
+    pack = source_ids[:40:3][:PACK_SIZE]  # popular, but not simply the top 12
+    popular_extras = [s for s in source_ids[:40] if s not in pack]
+    users = []
+    for index in range(count):
+        share = index / count
+        if share < 0.8:
+            users.append(("pack", list(pack)))
+        elif share < 0.9:
+            chosen = set(pack)
+            for _ in range(rng.randint(1, 2)):
+                if rng.random() < 0.5:
+                    chosen.add(rng.choice(popular_extras))
+                else:
+                    chosen.discard(rng.choice(sorted(chosen)))
+            users.append(("pack ± 1-2", sorted(chosen)))
+        else:
+            users.append(("custom", sorted(rng.sample(source_ids, rng.randint(5, 15)))))
+    return users
+
+
+def _subscribers(source_sets) -> list[Subscription]:
+    users = User.objects.bulk_create(
+        User(username=f"user{n}@bench.example", email=f"user{n}@bench.example")
+        for n in range(len(source_sets))
+    )
+    subscriptions = Subscription.objects.bulk_create(
+        Subscription(
+            owner=user,
+            name="Morning brief",
+            min_score=MIN_SCORE,
+            max_items=MAX_ITEMS,
+            content_window_hours=24,
+            cron="0 8 * * *",
+        )
+        for user in users
+    )
+    SubscriptionSource.objects.bulk_create(
+        SubscriptionSource(subscription=subscription, source_id=source_id)
+        for subscription, (_segment, source_ids) in zip(subscriptions, source_sets, strict=True)
+        for source_id in source_ids
+    )
+    return subscriptions
+
+
+def _options() -> dict:
+    prompt = prompts.load("narrative")
+    return {
+        "locale": "en",
+        "length": "standard",
+        "tone": "neutral",
+        "prompt_version": prompt.version,
+        "model": settings.LLM_MODEL_NARRATIVE,
+    }
+
+
+def _key(selected, options: dict) -> str:
+    return combination_key(
+        "narrative",
+        inputs=[f"{c.canonical_url_hash}:{c.content_hash}" for c in selected],
+        options=options,
+        window=WINDOW,
+    )
+
+
+def _writer(selected, options: dict):
+    """A stand-in for the narrative writer: one tool call with the narrative prompt."""
+    prompt = prompts.load("narrative")
+    system = string.Template(prompt.text).safe_substitute(
+        language="English", tone=options["tone"], paragraphs="two to three", max_words=250
+    )
+    payload = {
+        "items": [
+            {
+                "url": c.canonical_url,
+                "title": c.title,
+                "source": c.site_name,
+                "summary": c.description[:280],
+            }
+            for c in selected
+        ]
+    }
+    request = llm.ToolRequest(
+        purpose="narrative",
+        model=options["model"],
+        prompt_version=options["prompt_version"],
+        system=system,
+        user=json.dumps(payload, ensure_ascii=False),
+        tool_name="write_narrative",
+        tool_description="Record the digest's overview.",
+        input_schema=NARRATIVE_SCHEMA,
+        max_tokens=1500,
+    )
+
+    def compute():
+        result = llm.call_tool(request, now=NOW)
+        return result.data, result.input_tokens, result.output_tokens
+
+    return compute
+
+
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def _ms(seconds: float) -> float:
+    return round(seconds * 1000, 2)
+
+
+def _select(subscriptions) -> tuple[list[list], list[float]]:
+    selections, times = [], []
+    for subscription in subscriptions:
+        started = time.perf_counter()
+        selections.append(runner.preview(subscription, now=NOW).selected)
+        times.append(time.perf_counter() - started)
+    return selections, times
+
+
+def _without_cache(fake, selections, options) -> dict:
+    calls_before, usage_before = len(fake.requests), dict(fake.usage)
+    started = time.perf_counter()
+    for selected in selections:
+        if selected:
+            _writer(selected, options)()
+    elapsed = time.perf_counter() - started
+    calls = len(fake.requests) - calls_before
+    return {
+        "llm_calls": calls,
+        "tokens": sum(fake.usage[k] - usage_before[k] for k in fake.usage),
+        "seconds": round(elapsed, 2),
+        "ms_per_call_against_fake": _ms(elapsed / max(calls, 1)),
+    }
+
+
+def _with_cache(fake, selections, options, rng: random.Random) -> dict:
+    order = [n for n, selected in enumerate(selections) if selected]
+    rng.shuffle(order)
+    calls_before, usage_before = len(fake.requests), dict(fake.usage)
+    results, errors, lock = {}, [], threading.Lock()
+
+    def worker(slot: int):
+        try:
+            for n in order[slot::WORKERS]:
+                selected = selections[n]
+                result = get_or_compute(
+                    "narrative",
+                    _key(selected, options),
+                    _writer(selected, options),
+                    now=NOW,
+                    inputs_desc={"items": len(selected)},
+                )
+                with lock:
+                    results[n] = result
+        except Exception as exc:  # reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    started = time.perf_counter()
+    threads = [threading.Thread(target=worker, args=(slot,)) for slot in range(WORKERS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed = time.perf_counter() - started
+    if errors:
+        raise errors[0]
+    counter = CombinationCacheCounter.objects.get(kind="narrative")
+    requests = counter.hits + counter.misses
+    return {
+        "requests": requests,
+        "hits": counter.hits,
+        "misses": counter.misses,
+        "hit_rate": round(counter.hits / requests, 4),
+        "waited_for_another_worker": sum(r.waited for r in results.values()),
+        "llm_calls": len(fake.requests) - calls_before,
+        "tokens": sum(fake.usage[k] - usage_before[k] for k in fake.usage),
+        "tokens_saved": counter.tokens_saved,
+        "seconds": round(elapsed, 2),
+    }
+
+
+def _hit_latency(subscriptions, selections, options) -> dict:
+    def never():
+        raise AssertionError("a cached narrative was computed again")
+
+    key_to_value = []
+    for selected in selections:
+        if not selected:
+            continue
+        started = time.perf_counter()
+        result = get_or_compute("narrative", _key(selected, options), never, now=NOW)
+        key_to_value.append(time.perf_counter() - started)
+        assert result.hit
+    full_path = []
+    for subscription in subscriptions[:: max(1, len(subscriptions) // FULL_PATH_SAMPLE)]:
+        started = time.perf_counter()
+        selected = runner.preview(subscription, now=NOW).selected
+        if selected:
+            get_or_compute("narrative", _key(selected, options), never, now=NOW)
+            full_path.append(time.perf_counter() - started)
+    return {
+        "key_to_value_p50_ms": _ms(statistics.median(key_to_value)),
+        "key_to_value_p95_ms": _ms(_percentile(key_to_value, 0.95)),
+        "key_to_value_max_ms": _ms(max(key_to_value)),
+        "key_to_value_requests": len(key_to_value),
+        "brief_request_p50_ms": _ms(statistics.median(full_path)),
+        "brief_request_p95_ms": _ms(_percentile(full_path, 0.95)),
+        "brief_request_sample": len(full_path),
+    }
+
+
+def run(size: str = "full") -> dict:
+    for name in ("httpx", "httpx2", "anthropic"):  # one INFO line per request otherwise
+        logging.getLogger(name).setLevel(logging.WARNING)
+    rng = random.Random(SEED)
+    users = SIZES[size]
+    started = time.perf_counter()
+    sources = make_sources(SOURCES)
+    _add_items(sources, rng)
+    analyze()
+    source_sets = _source_sets(users, [s.pk for s in sources], rng)
+    subscriptions = _subscribers(source_sets)
+    generate_seconds = time.perf_counter() - started
+    with FakeAnthropic.running(LLM_DAILY_TOKEN_BUDGET=10**12) as fake:
+        options = _options()
+        selections, select_times = _select(subscriptions)
+        baseline = _without_cache(fake, selections, options)
+        LLMCall.objects.all().delete()
+        cached = _with_cache(fake, selections, options, rng)
+        latency = _hit_latency(subscriptions, selections, options)
+    entries = list(CombinationCacheEntry.objects.values_list("value", flat=True))
+    segments = {}
+    for (segment, source_ids), selected in zip(source_sets, selections, strict=True):
+        figures = segments.setdefault(segment, {"users": 0, "source_sets": set(), "keys": set()})
+        figures["users"] += 1
+        figures["source_sets"].add(tuple(source_ids))
+        if selected:
+            figures["keys"].add(_key(selected, options))
+    unique_keys = len({k for figures in segments.values() for k in figures["keys"]})
+    with_items = [len(s) for s in selections if s]
+    return {
+        "name": "cache",
+        "database": connection.vendor,
+        "size": size,
+        "users": users,
+        "sources": SOURCES,
+        "pool_items": POOL_ITEMS,
+        "pack_size": PACK_SIZE,
+        "workers": WORKERS,
+        "generate_seconds": round(generate_seconds, 1),
+        "segments": {
+            name: {
+                "users": figures["users"],
+                "distinct_source_sets": len(figures["source_sets"]),
+                "distinct_item_sets": len(figures["keys"]),
+            }
+            for name, figures in segments.items()
+        },
+        "users_with_a_brief": len(with_items),
+        "items_per_brief_mean": round(statistics.mean(with_items), 1),
+        "selection_p50_ms": _ms(statistics.median(select_times)),
+        "unique_keys": unique_keys,
+        "cache_entries": len(entries),
+        "entry_value_bytes_mean": round(
+            statistics.mean(len(json.dumps(v, ensure_ascii=False).encode()) for v in entries)
+        ),
+        "without_cache": baseline,
+        "with_cache": cached,
+        "single_flight": cached["llm_calls"] == unique_keys,
+        "hit_latency": latency,
+        "goal_hit_rate_gt_80": cached["hit_rate"] > 0.8,
+        "goal_hit_latency_lt_100ms": latency["key_to_value_p95_ms"] < 100,
+        "ratio": round(baseline["llm_calls"] / cached["llm_calls"], 2),
+    }
+
+
+def describe(result: dict) -> list[str]:
+    without, cached, latency = result["without_cache"], result["with_cache"], result["hit_latency"]
+    lines = [
+        f"cache benchmark on {result['database']} ({result['size']}): {result['users']} users, "
+        f"one daily period; {result['sources']} sources, {result['pool_items']:,} pool items; "
+        f"pack of {result['pack_size']} sources; {result['workers']} worker threads; "
+        f"data generated in {result['generate_seconds']} s",
+    ]
+    for name, figures in result["segments"].items():
+        lines.append(
+            f"  {name:>10}: {figures['users']} users, {figures['distinct_source_sets']} distinct "
+            f"source sets -> {figures['distinct_item_sets']} distinct item sets"
+        )
+    lines += [
+        f"  {result['users_with_a_brief']} briefs with {result['items_per_brief_mean']} items on "
+        f"average (selection p50 {result['selection_p50_ms']} ms)",
+        f"  without the cache: {without['llm_calls']} LLM calls, {without['tokens']:,} tokens "
+        f"({without['ms_per_call_against_fake']} ms a call against the local fake)",
+        f"  with the cache: {cached['llm_calls']} LLM calls for {result['unique_keys']} unique "
+        f"keys (single flight: {result['single_flight']}), {cached['tokens']:,} tokens; "
+        f"{cached['hits']} hits / {cached['misses']} misses = hit rate "
+        f"{cached['hit_rate'] * 100:.1f} % (goal > 80 %: {result['goal_hit_rate_gt_80']}); "
+        f"{cached['waited_for_another_worker']} requests waited for another worker; "
+        f"tokens saved {cached['tokens_saved']:,}",
+        f"  cached narrative, key to value: p50 {latency['key_to_value_p50_ms']} ms, p95 "
+        f"{latency['key_to_value_p95_ms']} ms, max {latency['key_to_value_max_ms']} ms over "
+        f"{latency['key_to_value_requests']} requests (goal < 100 ms: "
+        f"{result['goal_hit_latency_lt_100ms']}); whole brief request (selection + key + "
+        f"cache) p50 {latency['brief_request_p50_ms']} ms, p95 "
+        f"{latency['brief_request_p95_ms']} ms over {latency['brief_request_sample']}",
+        f"  {result['cache_entries']} cache entries, {result['entry_value_bytes_mean']} bytes of "
+        "value each on average",
+        f"  ratio (LLM calls without ÷ with the cache): {result['ratio']} (goal >= 5)",
+    ]
+    return lines

@@ -1,0 +1,236 @@
+"""`inbox`: server time of the Inbox page for a user with 10,000 delivered items.
+
+Data: one user, 5 subscriptions, 500 runs of 20 items each (10,000 RunItems, 10,000 pool
+items, 10,000 UserContentState rows: 30 % read, 5 % saved, 2 % not interested), plus 20
+other users with 1,000 delivered items each so the tables are not the user's alone (30,000
+RunItems in all).
+
+Each page goes through the whole Django stack with the test client (sessions, auth, the
+preference middleware, the nav counts, the template), warm, REPEATS times, round-robin over
+the pages; the figures are server time (no network). Pages: the Inbox (first page of 30),
+its second page (cursor), the Unread and Saved filters, a text search, a date range, and a
+run's page.
+
+Baseline: the bare base template (base.html with its nav counts) rendered by a trivial view
+through the same stack in the same run. ratio = Inbox p50 / baseline p50 (goal <= 3; goal
+Inbox p50 <= 50 ms on PostgreSQL).
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from datetime import UTC, datetime, timedelta
+
+from django.contrib.auth.models import User
+from django.db import connection, reset_queries
+from django.shortcuts import render
+from django.test import Client, override_settings
+from django.test.utils import CaptureQueriesContext
+from django.urls import include, path
+
+from digests.models import Run, RunItem, Subscription
+from inbox.listing import InboxFilter, inbox_page
+from inbox.models import UserContentState, UserPreference
+from ingest.canonical import url_hash
+from ingest.models import ContentItem
+
+NOW = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
+ITEMS = 10_000
+PER_RUN = 20
+OTHER_USERS = 20
+OTHER_ITEMS = 1_000
+REPEATS = 200
+WARMUP = 20
+SUMMARY = (
+    "A server-side request forgery bug in a hosted invoice-to-PDF service allowed crafted "
+    "HTML to fetch internal URLs, including the cloud instance metadata endpoint."
+)
+
+
+def bare_base(request):
+    return render(request, "base.html")
+
+
+# The product's URLs plus the baseline page.
+urlpatterns = [
+    path("bench/base/", bare_base),
+    path("", include("config.urls")),
+]
+
+
+def _user(n: int) -> User:
+    user = User.objects.create_user(username=f"reader{n}@example.com", email=f"r{n}@x.example")
+    UserPreference.objects.create(user=user, timezone="Europe/Berlin")
+    return user
+
+
+def _deliver(user: User, count: int, offset: int) -> list[Run]:
+    subscriptions = [
+        Subscription.objects.create(owner=user, name=f"Subscription {n}", cron="0 8 * * *")
+        for n in range(5)
+    ]
+    items = ContentItem.objects.bulk_create(
+        [
+            ContentItem(
+                canonical_url=f"https://news.example/{offset + n}",
+                canonical_url_hash=url_hash(f"https://news.example/{offset + n}"),
+                title=f"Item {offset + n}: PostgreSQL, Rust and the state of the web",
+                description=SUMMARY,
+                site_name=f"Site {n % 40}",
+                published_at=NOW - timedelta(minutes=n),
+                first_seen_at=NOW - timedelta(minutes=n),
+                last_seen_at=NOW,
+            )
+            for n in range(count)
+        ],
+        batch_size=2000,
+    )
+    runs, run_items, states = [], [], []
+    for run_number in range(count // PER_RUN):
+        when = NOW - timedelta(hours=count // PER_RUN - run_number)
+        runs.append(
+            Run(
+                subscription=subscriptions[run_number % 5],
+                user=user,
+                status=Run.Status.SUCCEEDED,
+                trigger=Run.Trigger.SCHEDULED,
+                scheduled_at=when,
+                finished_at=when,
+                delivered_count=PER_RUN,
+                narrative_md="**Lead** leads this issue.\n\nSources:\n1. [Lead](https://x.example)",
+            )
+        )
+    runs = Run.objects.bulk_create(runs, batch_size=2000)
+    for index, item in enumerate(items):
+        run = runs[index // PER_RUN]
+        run_items.append(
+            RunItem(
+                run=run,
+                item=item,
+                canonical_url_hash=item.canonical_url_hash,
+                relevance=80,
+                overall=70,
+                reason="matches PostgreSQL in the title; source: Site; published Nov 20, 09:00 UTC",
+                rank=index % PER_RUN + 1,
+                title=item.title,
+                url=item.canonical_url,
+                summary=SUMMARY,
+                source_name=item.site_name,
+                published_at=item.published_at,
+                delivered_at=run.scheduled_at,
+            )
+        )
+        states.append(
+            UserContentState(
+                user=user,
+                canonical_url_hash=item.canonical_url_hash,
+                item=item,
+                first_delivered_at=run.scheduled_at,
+                last_delivered_at=run.scheduled_at,
+                delivered_count=1,
+                last_run=run,
+                read_at=NOW if index % 10 < 3 else None,
+                saved_at=NOW if index % 20 == 0 else None,
+                not_interested_at=NOW if index % 50 == 7 else None,
+            )
+        )
+    RunItem.objects.bulk_create(run_items, batch_size=2000)
+    UserContentState.objects.bulk_create(states, batch_size=2000)
+    return runs
+
+
+def _analyze() -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+
+
+def _query_count(client: Client, url: str) -> int:
+    reset_queries()  # each request resets the log: capture from an empty one
+    with CaptureQueriesContext(connection) as captured:
+        client.get(url)
+    return len(captured.captured_queries)  # read now: the next request clears the log
+
+
+def _measure(client: Client, pages: dict[str, str]) -> dict:
+    """Requests go round-robin over the pages, so a burst of load on this shared machine
+    slows every page alike instead of whichever page happened to be measured then."""
+    for _ in range(WARMUP):
+        for url in pages.values():
+            assert client.get(url).status_code == 200
+    seconds: dict[str, list[float]] = {name: [] for name in pages}
+    for _ in range(REPEATS):
+        for name, url in pages.items():
+            started = time.perf_counter()
+            response = client.get(url)
+            seconds[name].append(time.perf_counter() - started)
+            assert response.status_code == 200
+    figures = {}
+    for name, url in pages.items():
+        timings = sorted(seconds[name])
+        figures[name] = {
+            "p50_ms": round(statistics.median(timings) * 1000, 2),
+            "p95_ms": round(timings[int(len(timings) * 0.95) - 1] * 1000, 2),
+            "queries": _query_count(client, url),
+        }
+    return figures
+
+
+def run() -> dict:
+    started = time.perf_counter()
+    reader = _user(0)
+    runs = _deliver(reader, ITEMS, 0)
+    for n in range(1, OTHER_USERS + 1):
+        _deliver(_user(n), OTHER_ITEMS, n * 100_000)
+    _analyze()
+    setup_seconds = time.perf_counter() - started
+
+    client = Client()
+    client.force_login(reader)
+    with override_settings(ROOT_URLCONF=__name__, DEBUG=False):
+        cursor = inbox_page(reader, InboxFilter()).next_cursor
+        pages = {
+            "base": "/bench/base/",
+            "inbox": "/inbox/",
+            "inbox_page_2": f"/inbox/?after={cursor}",
+            "unread": "/inbox/?show=unread",
+            "saved": "/inbox/?show=saved",
+            "search": "/inbox/?q=item+99",
+            "date_range": "/inbox/?from=2026-11-01&to=2026-11-10",
+            "run": f"/inbox/runs/{runs[len(runs) // 2].pk}/",
+        }
+        figures = _measure(client, pages)
+    base, inbox = figures["base"], figures["inbox"]
+    return {
+        "name": "inbox",
+        "database": connection.vendor,
+        "user_items": ITEMS,
+        "runs": len(runs),
+        "all_run_items": ITEMS + OTHER_USERS * OTHER_ITEMS,
+        "repeats": REPEATS,
+        "setup_seconds": round(setup_seconds, 1),
+        "pages": figures,
+        "inbox_p50_ms": inbox["p50_ms"],
+        "inbox_p95_ms": inbox["p95_ms"],
+        "base_p50_ms": base["p50_ms"],
+        "ratio": round(inbox["p50_ms"] / base["p50_ms"], 2),
+    }
+
+
+def describe(result: dict) -> list[str]:
+    lines = [
+        f"inbox benchmark on {result['database']}: one user with {result['user_items']:,} "
+        f"delivered items in {result['runs']} runs ({result['all_run_items']:,} run items in "
+        f"all); {result['repeats']} warm requests per page through the test client "
+        f"(set-up {result['setup_seconds']} s)",
+    ]
+    for name, figures in result["pages"].items():
+        lines.append(
+            f"  {name:<13} p50 {figures['p50_ms']:>7.2f} ms  p95 {figures['p95_ms']:>7.2f} ms  "
+            f"{figures['queries']} queries"
+        )
+    lines.append(
+        f"  ratio (Inbox p50 ÷ bare base template p50): {result['ratio']} (goal <= 3); "
+        f"Inbox p50 {result['inbox_p50_ms']} ms (goal <= 50 ms on PostgreSQL)"
+    )
+    return lines

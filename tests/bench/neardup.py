@@ -1,0 +1,282 @@
+"""`neardup`: placing one new item among near-duplicates (SPEC §4.4) in a pool of 10k and then
+100k items (`--size small`: 1k and 10k), and how well the fingerprint tells copies from other
+texts.
+
+Data: synthetic article bodies of 150-600 words stitched from a bank of generated sentences
+(tests/bench/generate.py: Zipf-like vocabulary, so common phrases recur across unrelated
+texts), each pool item stored with its simhash and four bands, loaded in bulk (COPY on
+PostgreSQL, executemany on SQLite). The pool grows in place between the two sizes.
+
+Measured: `neardup.place(item, text)` — the call made when full text arrives: fingerprint,
+store the simhash, move the bands, look up candidates, settle the cluster; inside the caller's
+transaction, whose commit is not counted — for PLACEMENTS new items at each size, half
+light-edited copies of pool items (one word replaced), half new texts.
+ratio = p50 at the large pool / p50 at the small pool (goal <= 2).
+
+Quality, in memory: the share of light edits of each kind that land within distance 3 of the
+original, and the smallest distance among random pairs of unrelated texts (must stay above 3).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import statistics
+import time
+from datetime import UTC, datetime
+
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+
+from ingest import neardup
+from ingest.models import ContentItem, SimhashBand
+from tests.bench.generate import TextBank, _load, analyze
+
+SIZES = {"full": (10_000, 100_000), "small": (1_000, 10_000)}
+PLACEMENTS = 200
+UNRELATED_PAIRS = 500_000
+EDIT_SAMPLES = 1_000
+NOW = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
+SEED = 4242
+ITEM_COLUMNS = (
+    "id",
+    "canonical_url",
+    "canonical_url_hash",
+    "title",
+    "normalized_title",
+    "description",
+    "content_html",
+    "author",
+    "site_name",
+    "language",
+    "published_at",
+    "full_text",
+    "full_text_key",
+    "content_hash",
+    "content_too_large",
+    "score_impact",
+    "score_quality",
+    "first_seen_at",
+    "last_seen_at",
+    "last_fetched_at",
+    "cluster_id",
+    "status",
+    "extraction_error",
+    "score_reasons",
+    "simhash",
+)
+
+
+class Bodies:
+    """Article-length texts from the shared sentence bank, reproducible by index."""
+
+    def __init__(self):
+        self.bank = TextBank()
+
+    def body(self, n: int) -> tuple[str, str]:
+        rng = random.Random(SEED * 1_000_003 + n)
+        words = rng.randint(150, 600)
+        parts, count = [], 0
+        while count < words:
+            sentence = rng.choice(self.bank.sentences)
+            parts.append(sentence)
+            count += sentence.count(" ") + 1
+        title = rng.choice(self.bank.sentences).rstrip(".")[:120]
+        return title, " ".join(parts)
+
+
+def light_edit(text: str, rng: random.Random, kind: str) -> str:
+    words = text.split(" ")
+    if kind == "one word replaced":
+        at = rng.randrange(len(words))
+        words[at] = "changed"
+    elif kind == "two words replaced":
+        for at in rng.sample(range(len(words)), 2):
+            words[at] = "changed"
+    elif kind == "one word added":
+        words.insert(rng.randrange(len(words)), "indeed")
+    elif kind == "a 5-word sentence added":
+        words.insert(0, "Updated at noon local time.")
+    return " ".join(words)
+
+
+EDIT_KINDS = (
+    "one word replaced",
+    "two words replaced",
+    "one word added",
+    "a 5-word sentence added",
+)
+
+
+def _grow_pool(bodies: Bodies, start: int, stop: int) -> float:
+    """Bodies start..stop-1 as pool items with simhash and bands; returns seconds taken."""
+    started = time.perf_counter()
+    first_id = (ContentItem.objects.order_by("-id").values_list("id", flat=True).first() or 0) + 1
+    for low in range(start, stop, 20_000):
+        rows, bands = [], {}
+        for n in range(low, min(stop, low + 20_000)):
+            title, body = bodies.body(n)
+            value = neardup.fingerprint(body)
+            url = f"https://pool.example/{n}"
+            rows.append(
+                (
+                    first_id + n - start,
+                    url,
+                    hashlib.sha256(url.encode()).hexdigest(),
+                    title,
+                    title.lower(),
+                    body[:300],
+                    "",
+                    "",
+                    "Pool",
+                    "",
+                    NOW,
+                    "",
+                    "",
+                    "",
+                    False,
+                    50,
+                    50,
+                    NOW,
+                    NOW,
+                    NOW,
+                    None,
+                    "active",
+                    "",
+                    "{}",
+                    neardup.to_signed(value),
+                )
+            )
+            bands[first_id + n - start] = value
+        _load(ContentItem._meta.db_table, ITEM_COLUMNS, rows)
+        with transaction.atomic():
+            neardup.store_bands(bands)
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT setval(pg_get_serial_sequence('ingest_contentitem', 'id'), "
+                "(SELECT max(id) FROM ingest_contentitem))"
+            )
+    analyze()
+    return time.perf_counter() - started
+
+
+def _placements(bodies: Bodies, pool_size: int, round_no: int) -> dict:
+    rng = random.Random(SEED + round_no)
+    timings, queries = [], []
+    copies_clustered = fresh_clustered = 0
+    for n in range(PLACEMENTS):
+        copy = n % 2 == 0
+        if copy:
+            original = rng.randrange(pool_size)
+            title, body = bodies.body(original)
+            text = light_edit(body, rng, "one word replaced")
+        else:
+            title, text = bodies.body(10_000_000 + round_no * PLACEMENTS + n)
+        url = f"https://new.example/{round_no}/{n}"
+        item = ContentItem.objects.create(
+            canonical_url=url,
+            canonical_url_hash=hashlib.sha256(url.encode()).hexdigest(),
+            title=title,
+            description=text[:300],
+            first_seen_at=NOW,
+            last_seen_at=NOW,
+        )
+        # Inside the caller's transaction, as extraction calls it (storing the text and
+        # placing it commit together): the commit is the caller's, not timed here.
+        with transaction.atomic(), CaptureQueriesContext(connection) as captured:
+            started = time.perf_counter()
+            neardup.place(item, text)
+            timings.append(time.perf_counter() - started)
+        queries.append(sum(not _is_transaction_control(q["sql"]) for q in captured))
+        clustered = item.cluster_id is not None
+        copies_clustered += copy and clustered
+        fresh_clustered += (not copy) and clustered
+    timings.sort()
+    return {
+        "pool_items": ContentItem.objects.count(),
+        "bands": SimhashBand.objects.count(),
+        "p50_ms": round(statistics.median(timings) * 1000, 2),
+        "p95_ms": round(timings[int(len(timings) * 0.95) - 1] * 1000, 2),
+        "queries_per_placement": sorted(set(queries)),
+        "copies_clustered": f"{copies_clustered}/{PLACEMENTS // 2}",
+        "new_texts_clustered": f"{fresh_clustered}/{PLACEMENTS // 2}",
+    }
+
+
+def _is_transaction_control(sql: str) -> bool:
+    return sql.startswith(("BEGIN", "SAVEPOINT", "RELEASE SAVEPOINT", "COMMIT"))
+
+
+def _quality(bodies: Bodies, pool_size: int) -> dict:
+    rng = random.Random(SEED)
+    edits = {}
+    for kind in EDIT_KINDS:
+        near = 0
+        for _ in range(EDIT_SAMPLES):
+            _title, body = bodies.body(rng.randrange(pool_size))
+            near += neardup.is_near(
+                neardup.fingerprint(body), neardup.fingerprint(light_edit(body, rng, kind))
+            )
+        edits[kind] = round(near / EDIT_SAMPLES, 3)
+    values = [
+        neardup.to_unsigned(v)
+        for v in ContentItem.objects.filter(canonical_url__startswith="https://pool.")
+        .exclude(simhash=None)
+        .values_list("simhash", flat=True)[:20_000]
+    ]
+    smallest = 64
+    for _ in range(UNRELATED_PAIRS):
+        a, b = rng.sample(values, 2)
+        smallest = min(smallest, neardup.distance(a, b))
+    return {
+        "light_edits_within_3": edits,
+        "unrelated_pairs": UNRELATED_PAIRS,
+        "unrelated_min_distance": smallest,
+    }
+
+
+def run(size: str = "full") -> dict:
+    small, large = SIZES[size]
+    bodies = Bodies()
+    made_small = _grow_pool(bodies, 0, small)
+    at_small = _placements(bodies, small, 1)
+    made_large = _grow_pool(bodies, small, large)
+    at_large = _placements(bodies, large, 2)
+    quality = _quality(bodies, large)
+    return {
+        "name": "neardup",
+        "database": connection.vendor,
+        "size": size,
+        "placements_per_size": PLACEMENTS,
+        "small": at_small,
+        "large": at_large,
+        "making_pool_seconds": [round(made_small, 1), round(made_large, 1)],
+        **quality,
+        "ratio": round(at_large["p50_ms"] / at_small["p50_ms"], 2),
+    }
+
+
+def describe(result: dict) -> list[str]:
+    lines = [
+        f"neardup benchmark on {result['database']} ({result['size']} sizes) — place one item "
+        f"with its full text, {result['placements_per_size']} placements per size "
+        "(half light-edited copies of pool items, half new texts); bodies of 150-600 words"
+    ]
+    for key in ("small", "large"):
+        r = result[key]
+        lines.append(
+            f"  pool {r['pool_items']:,} items / {r['bands']:,} bands: p50 {r['p50_ms']} ms, "
+            f"p95 {r['p95_ms']} ms, queries per placement {r['queries_per_placement']}; "
+            f"copies clustered {r['copies_clustered']}, new texts clustered "
+            f"{r['new_texts_clustered']}"
+        )
+    lines.append(f"  making the pools: {result['making_pool_seconds']} s")
+    edits = ", ".join(f"{k} {v:.1%}" for k, v in result["light_edits_within_3"].items())
+    lines.append(f"  light edits within distance 3: {edits}")
+    lines.append(
+        f"  unrelated texts: smallest distance among {result['unrelated_pairs']:,} random pairs "
+        f"= {result['unrelated_min_distance']} (clusters at <= {neardup.MAX_DISTANCE})"
+    )
+    lines.append(f"  ratio (p50 large ÷ p50 small, goal <= 2): {result['ratio']}")
+    return lines

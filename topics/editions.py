@@ -1,0 +1,208 @@
+"""Editions: a public topic's issues, produced on the topic's own schedule by the digest engine.
+
+An edition is scored exactly like a run (digests.runner.score_candidates) with an unsaved
+subscription built from the topic's configuration, but with no user's state at all: no
+per-user dedup, no read/saved/not-interested feedback — so an edition is stable and
+reproducible. Editions are paid for by the platform (no credits), at least 24 hours apart, and
+at most `TOPIC_EDITION_CONCURRENCY` are produced at once across all workers.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils.translation import override
+
+from digests import enrichment, writer
+from digests.models import Subscription
+from digests.runner import score_candidates
+from digests.schedule import next_run_after, validate_timezone
+from topics import page_cache
+from topics.models import MIN_EDITION_INTERVAL_HOURS, Edition, EditionItem, Topic
+from topics.publishing import blocked_domain, domain_of
+
+logger = logging.getLogger(__name__)
+
+CLAIM_LEASE = timedelta(minutes=15)
+CONCURRENCY_RETRY = timedelta(minutes=5)
+# A daily schedule is 23 hours apart on the day clocks spring forward.
+DST_TOLERANCE = timedelta(hours=1)
+
+
+def claim_due_topics(*, now: datetime, limit: int = 50) -> list[int]:
+    """Claim active topics whose next edition is due; each claim is a conditional UPDATE that
+    pushes `next_edition_at` forward by a lease, so of several tickers exactly one wins."""
+    due = list(
+        Topic.objects.filter(status=Topic.Status.ACTIVE, next_edition_at__lte=now)
+        .order_by("next_edition_at")
+        .values_list("pk", "next_edition_at")[:limit]
+    )
+    return [
+        pk
+        for pk, due_at in due
+        if Topic.objects.filter(pk=pk, next_edition_at=due_at).update(
+            next_edition_at=now + CLAIM_LEASE
+        )
+    ]
+
+
+def engine_subscription(topic: Topic) -> Subscription:
+    """The topic's configuration as an unsaved subscription, for the scoring pipeline."""
+    config = topic.config or {}
+    return Subscription(
+        owner_id=topic.owner_id,
+        name=topic.title,
+        topic=config.get("topic", ""),
+        interests=config.get("interests", []),
+        negative_keywords=config.get("negative_keywords", []),
+        min_score=config.get("min_score", 60),
+        max_items=config.get("max_items", 20),
+        content_window_hours=config.get("content_window_hours", 48),
+        cron=topic.cron,
+        timezone=topic.timezone,
+    )
+
+
+def _edition_date(topic: Topic, now: datetime):
+    return now.astimezone(validate_timezone(topic.timezone)).date()
+
+
+def _too_soon(topic: Topic, now: datetime) -> bool:
+    if topic.last_edition_at is None:
+        return False
+    return now - topic.last_edition_at < timedelta(hours=MIN_EDITION_INTERVAL_HOURS) - DST_TOLERANCE
+
+
+def _next_edition_at(topic: Topic, now: datetime) -> datetime:
+    earliest = now + timedelta(hours=MIN_EDITION_INTERVAL_HOURS) - DST_TOLERANCE
+    upcoming = next_run_after(topic.cron, topic.timezone, now)
+    while upcoming < earliest:
+        upcoming = next_run_after(topic.cron, topic.timezone, upcoming)
+    return upcoming
+
+
+def _at_capacity(now: datetime) -> bool:
+    running = Edition.objects.filter(
+        status=Edition.Status.RUNNING, started_at__gt=now - CLAIM_LEASE
+    ).count()
+    return running >= settings.TOPIC_EDITION_CONCURRENCY
+
+
+def _start(topic: Topic, now: datetime) -> Edition | None:
+    """Create (or take over a failed) edition for today and mark it running; None when today's
+    edition already exists or the platform is at its concurrency limit."""
+    with transaction.atomic():
+        if _at_capacity(now):
+            Topic.objects.filter(pk=topic.pk).update(next_edition_at=now + CONCURRENCY_RETRY)
+            return None
+        try:
+            with transaction.atomic():
+                edition, _created = Edition.objects.get_or_create(
+                    topic=topic,
+                    edition_date=_edition_date(topic, now),
+                    defaults={"scheduled_at": now, "output_locale": topic.locale},
+                )
+        except IntegrityError:
+            return None
+        claimed = Edition.objects.filter(
+            pk=edition.pk, status__in=[Edition.Status.PENDING, Edition.Status.FAILED]
+        ).update(status=Edition.Status.RUNNING, started_at=now, error="")
+        return edition if claimed else None
+
+
+def produce_edition(topic_id: int, *, now: datetime) -> Edition | None:
+    """Produce today's edition of a topic if it is due; safe to call twice."""
+    topic = Topic.objects.filter(pk=topic_id, status=Topic.Status.ACTIVE).first()
+    if topic is None:
+        return None
+    if _too_soon(topic, now):
+        Topic.objects.filter(pk=topic.pk).update(next_edition_at=_next_edition_at(topic, now))
+        return None
+    edition = _start(topic, now)
+    if edition is None:
+        return None
+    try:
+        build_edition(topic, edition, now=now)
+    except Exception as exc:
+        logger.exception("edition of topic %s failed", topic.pk)
+        Edition.objects.filter(pk=edition.pk).update(
+            status=Edition.Status.FAILED, finished_at=now, error=f"{type(exc).__name__}: {exc}"
+        )
+        Topic.objects.filter(pk=topic.pk).update(next_edition_at=now + CONCURRENCY_RETRY)
+        edition.refresh_from_db()
+        return edition
+    edition.refresh_from_db()
+    return edition
+
+
+def _without_blocked_domains(candidates):
+    domains = {domain_of(c.canonical_url) for c in candidates}
+    blocked = {domain for domain in domains if blocked_domain({domain})}
+    return [c for c in candidates if domain_of(c.canonical_url) not in blocked]
+
+
+def build_edition(topic: Topic, edition: Edition, *, now: datetime) -> None:
+    """Score, snapshot and write. Model calls (item summaries, the narrative) happen before
+    the transaction, through the same cached AI layer as runs — so an edition and a follower's
+    brief over the same items share their summaries — and fall back like runs do."""
+    spec = engine_subscription(topic)
+    source_ids = list(topic.sources.values_list("id", flat=True))
+    _count, scored = score_candidates(spec, now=now, source_ids=source_ids)
+    picked = _without_blocked_domains(scored)[: spec.max_items]
+    summaries = enrichment.summarize(
+        [enrichment.SummaryInput(c.item_id, c.title, c.description, c.site_name) for c in picked],
+        locale=topic.locale,
+        now=now,
+    )
+    items = [
+        EditionItem(
+            edition=edition,
+            item_id=c.item_id,
+            canonical_url_hash=c.canonical_url_hash,
+            rank=rank,
+            overall=c.overall,
+            title=c.title[:500],
+            url=c.canonical_url,
+            summary=summaries[c.item_id].summary,
+            source_name=c.site_name,
+            published_at=c.published_at,
+        )
+        for rank, c in enumerate(picked, start=1)
+    ]
+    with override(topic.locale):
+        narrative = writer.write_narrative(
+            [
+                writer.NarrativeItem(
+                    canonical_url_hash=c.canonical_url_hash,
+                    content_hash=c.content_hash,
+                    title=item.title,
+                    url=item.url,
+                    summary=item.summary,
+                    source_name=item.source_name,
+                )
+                for c, item in zip(picked, items, strict=True)
+            ],
+            title=topic.title,
+            locale=topic.locale,
+            now=now,
+        )
+    with transaction.atomic():
+        EditionItem.objects.filter(edition=edition).delete()  # a failed attempt's leftovers
+        EditionItem.objects.bulk_create(items)
+        Edition.objects.filter(pk=edition.pk).update(
+            status=Edition.Status.SUCCEEDED,
+            finished_at=now,
+            # An edition with nothing in it is kept for the record but never published.
+            published_at=now if items else None,
+            item_count=len(items),
+            narrative_md=narrative.markdown,
+            narrative_generator=narrative.generator,
+        )
+        Topic.objects.filter(pk=topic.pk).update(
+            last_edition_at=now if items else topic.last_edition_at,
+            next_edition_at=_next_edition_at(topic, now),
+        )
+        page_cache.invalidate()
