@@ -30,6 +30,7 @@ from django.test.utils import CaptureQueriesContext
 
 from ingest import neardup
 from ingest.models import ContentItem, SimhashBand
+from tests.bench import generate
 from tests.bench.generate import TextBank, _load, analyze
 
 SIZES = {"full": (10_000, 100_000), "small": (1_000, 10_000)}
@@ -38,33 +39,7 @@ UNRELATED_PAIRS = 500_000
 EDIT_SAMPLES = 1_000
 NOW = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
 SEED = 4242
-ITEM_COLUMNS = (
-    "id",
-    "canonical_url",
-    "canonical_url_hash",
-    "title",
-    "normalized_title",
-    "description",
-    "content_html",
-    "author",
-    "site_name",
-    "language",
-    "published_at",
-    "full_text",
-    "full_text_key",
-    "content_hash",
-    "content_too_large",
-    "score_impact",
-    "score_quality",
-    "first_seen_at",
-    "last_seen_at",
-    "last_fetched_at",
-    "cluster_id",
-    "status",
-    "extraction_error",
-    "score_reasons",
-    "simhash",
-)
+ITEM_COLUMNS = (*generate.ITEM_COLUMNS, "simhash")
 
 
 class Bodies:
