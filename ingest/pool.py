@@ -33,6 +33,7 @@ from ingest.recent import id_set
 from ingest.scores import score_fields
 
 MUTABLE_FIELDS = ("title", "normalized_title", "description", "content_html", "author")
+CONTENT_OWNERS = (Source.Type.FEED, Source.Type.PAGE)
 
 
 @dataclass
@@ -211,10 +212,15 @@ def upsert_entries(
     A sighting is new only the first time `source` sees a canonical URL (the unique
     (item, source) key); `baseline` marks the sightings of a first look as not news.
 
+    Feeds and saved pages speak for their items; a watched list, a crawl or a search only saw
+    a link with some nearby text, so for known items it fills empty fields and never
+    overwrites (a listing's "updated 3 minutes ago" must not replace a feed's summary).
+
     Hard dedup is the unique canonical hash; two workers racing on one URL both end up
     pointing at the same row (ON CONFLICT DO NOTHING, then re-read).
     """
     counts = UpsertCounts(seen=len(entries))
+    speaks_for_items = source.type in CONTENT_OWNERS
     by_hash: dict[str, ParsedEntry] = {}
     for entry in entries:
         by_hash.setdefault(url_hash(entry.url), entry)
@@ -250,9 +256,14 @@ def upsert_entries(
                 "content_html": entry.content_html,
                 "author": entry.author,
             }
+            if not speaks_for_items:
+                fresh = {k: v for k, v in fresh.items() if v and not getattr(item, k)}
             dirty = False
             if any(getattr(item, name) != value for name, value in fresh.items()):
-                body_changed = (item.title, item.description) != (entry.title, entry.description)
+                body_changed = (item.title, item.description) != (
+                    fresh.get("title", item.title),
+                    fresh.get("description", item.description),
+                )
                 for name, value in fresh.items():
                     setattr(item, name, value)
                 if body_changed and item.full_text_at is None:

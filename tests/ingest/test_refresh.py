@@ -595,3 +595,30 @@ def test_two_processes_share_the_per_host_limit_through_redis(counting_server, r
     assert there == ["200"] * 3
     assert len(counting_server.starts) == 6
     assert counting_server.peak == 2  # each process alone would have allowed 2
+
+
+def test_a_listing_never_overwrites_what_a_feed_says_about_an_item(db, now):
+    from ingest.feeds import ParsedEntry
+    from ingest.pool import upsert_entries
+
+    def entry(title, description):
+        return ParsedEntry(
+            url="https://news.example/story",
+            entry_id="https://news.example/story",
+            title=title,
+            description=description,
+            content_html="",
+            author="",
+            published_at=None,
+        )
+
+    feed = Source.objects.create(type="feed", config={"url": "f"}, config_hash="f")
+    listing = Source.objects.create(type="list", config={"url": "l"}, config_hash="l")
+    upsert_entries(feed, [entry("Vacuum explained", "A long summary from the feed.")], now=now)
+    upsert_entries(listing, [entry("Vacuum explained (updated 3 min ago)", "3 min ago")], now=now)
+    item = ContentItem.objects.get()
+    assert (item.title, item.description) == ("Vacuum explained", "A long summary from the feed.")
+    assert item.sightings.count() == 2
+    upsert_entries(feed, [entry("Vacuum, explained", "The feed's new summary.")], now=now)
+    item.refresh_from_db()
+    assert (item.title, item.description) == ("Vacuum, explained", "The feed's new summary.")
