@@ -14,6 +14,8 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.db.models.fields.json import KT
 from django.db.models.functions import Coalesce
+from django.utils import translation
+from django.utils.translation import gettext
 
 from digests import enrichment, llm, on_run, writer
 from digests import relevance as model_relevance
@@ -58,21 +60,29 @@ class Candidate:
     strengths: str = ""  # the item's strongest score parts in words (ingest/scores.py)
 
     def reason(self) -> str:
+        """Why this item was picked, in the active language (the run's output locale)."""
         parts = []
         if self.llm_reason:
             parts.append(self.llm_reason.rstrip("."))
         elif self.matched:
-            where = {"title": "title", "summary": "summary", "body": "text"}[self.field or "body"]
-            parts.append(f"matches {', '.join(self.matched[:4])} in the {where}")
+            terms = ", ".join(self.matched[:4])
+            if self.field == "title":
+                parts.append(gettext("matches %(terms)s in the title") % {"terms": terms})
+            elif self.field == "summary":
+                parts.append(gettext("matches %(terms)s in the summary") % {"terms": terms})
+            else:
+                parts.append(gettext("matches %(terms)s in the text") % {"terms": terms})
         else:
-            parts.append("from a source you follow")
+            parts.append(gettext("from a source you follow"))
         if self.site_name:
-            parts.append(f"source: {self.site_name}")
+            parts.append(gettext("source: %(name)s") % {"name": self.site_name})
         if self.strengths:
-            parts.append(f"stands out for: {self.strengths}")
-        parts.append(f"published {self.published_at:%b %d, %H:%M} UTC")
+            parts.append(gettext("stands out for: %(strengths)s") % {"strengths": self.strengths})
+        parts.append(
+            gettext("published %(when)s UTC") % {"when": f"{self.published_at:%b %d, %H:%M}"}
+        )
         if self.redelivery:
-            parts.append("delivered before, shown again")
+            parts.append(gettext("delivered before, shown again"))
         return "; ".join(parts)[:500]
 
 
@@ -377,6 +387,8 @@ def _deliver(
     states = _states_for(run.user_id, [c.canonical_url_hash for c in scored], lock=True)
     selection = select(subscription, scored, states, now)
     summaries = texts.summaries_for(selection.selected)
+    with translation.override(texts.locale):
+        reasons = {c.item_id: c.reason() for c in selection.selected}
     RunItem.objects.bulk_create(
         [
             RunItem(
@@ -385,7 +397,7 @@ def _deliver(
                 canonical_url_hash=c.canonical_url_hash,
                 relevance=c.relevance,
                 overall=c.overall,
-                reason=c.reason(),
+                reason=reasons[c.item_id],
                 rank=rank,
                 title=c.title[:500],
                 url=c.canonical_url,

@@ -269,3 +269,15 @@ def test_a_pending_run_whose_task_was_lost_is_handed_out_again_once(alice, now):
     failed = Run.objects.get()
     assert failed.status == "failed"
     assert "No worker picked this run up" in failed.error
+
+
+def test_why_selected_is_written_in_the_runs_language(alice, bob, now):
+    from inbox.models import UserPreference
+
+    UserPreference.objects.update_or_create(user=bob, defaults={"ui_locale": "zh-hans"})
+    add_item("PostgreSQL 18 released", now=now)
+    english = run_once(subscribe(alice, now), now).items.get()
+    chinese = run_once(subscribe(bob, now), now).items.get()
+    assert english.reason.startswith("matches PostgreSQL in the title")
+    assert chinese.reason.startswith("标题中匹配 PostgreSQL")
+    assert "发布于" in chinese.reason
