@@ -24,6 +24,7 @@ from digests.models import Run, RunItem, Subscription, SubscriptionSource
 from digests.scoring import Interests, impact, overall, relevance
 from digests.summaries import TEMPLATE, template_narrative
 from inbox.models import UserContentState, UserPreference
+from ingest.extract import ensure_full_text_of_top
 from ingest.fulltext import search_pool
 from ingest.models import ContentItem
 from ingest.reading import reading_level_in
@@ -448,8 +449,6 @@ def execute_run(run_id: int, *, now: datetime) -> Run | None:
         on_run.collect(subscription, now=now, meter=meter)
         candidates_count, scored = score_candidates(subscription, now=now)
         # Full text for the top FULLTEXT_TOP_K candidates only (seed 000 §7.2); never fails a run.
-        from ingest.extract import ensure_full_text_of_top
-
         ensure_full_text_of_top([c.item_id for c in scored], now=now, meter=meter)
         locale = output_locale_for(subscription)
         # The model's part (relevance, summaries, narrative) runs here, outside any
