@@ -27,7 +27,7 @@ import re
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from time import sleep
 from urllib.parse import urljoin, urlsplit
 
@@ -41,7 +41,7 @@ from readability import Document
 from ingest import fetch
 from ingest.canonical import InvalidURL, canonicalize_url
 from ingest.extract import ExtractionError, extract_main_content
-from ingest.feeds import DESCRIPTION_MAX_CHARS, ParsedEntry, ParsedFeed
+from ingest.feeds import DESCRIPTION_MAX_CHARS, ParsedEntry, ParsedFeed, parse_iso_time
 from ingest.library import SourceSpec, add_sources_to_library
 from ingest.models import ContentItemSource, Source, UserSource
 from ingest.refresh import Fetched
@@ -230,16 +230,6 @@ def _ld_types(node: dict) -> set[str]:
     return {k.lower() for k in kinds if isinstance(k, str)}
 
 
-def _parse_time(value: str) -> datetime | None:
-    if not value:
-        return None
-    try:
-        moment = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-
-
 def main_content(html: str, url: str) -> tuple[str, str]:
     """readability-lxml's main content of a page as (HTML, plain text): what classification
     reads. Its output starts with a copy of the element it chose, which `_main_node` finds in
@@ -368,9 +358,9 @@ def detail_entry(
     if author.startswith(("http://", "https://")):
         author = ""
     published = (
-        _parse_time(_meta(doc, "article:published_time", "datePublished"))
-        or _parse_time(str(ld.get("datePublished") or ""))
-        or _parse_time(next(iter(doc.xpath("//time[@datetime]/@datetime")), ""))
+        parse_iso_time(_meta(doc, "article:published_time", "datePublished"))
+        or parse_iso_time(str(ld.get("datePublished") or ""))
+        or parse_iso_time(next(iter(doc.xpath("//time[@datetime]/@datetime")), ""))
     )
     if len(body_html) > CONTENT_MAX_CHARS:
         body_html = ""

@@ -123,12 +123,14 @@ def _time_from_struct(value) -> datetime | None:
         return None
 
 
-def _parse_iso(value: object) -> datetime | None:
+def parse_iso_time(value: object) -> datetime | None:
+    """An ISO 8601 time from untrusted data (JSON Feed, JSON-LD, meta tags, search results) as
+    aware UTC; None for anything else."""
     # JSON gives no type guarantee: a number or list here must not crash the whole feed.
-    if not value or not isinstance(value, str):
+    if not value or not isinstance(value, str) or not value.strip():
         return None
     try:
-        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
     except ValueError:
         return None
     # Aware UTC like the feedparser path, whatever offset the feed used.
@@ -238,8 +240,8 @@ def _parse_json_feed(content: bytes, base_url: str) -> ParsedFeed:
                 summary_html=html.escape(str(item.get("summary") or "")),
                 content_html=content_html,
                 author=_plain_text(str(author or "")),
-                published=_parse_iso(item.get("date_published"))
-                or _parse_iso(item.get("date_modified")),
+                published=parse_iso_time(item.get("date_published"))
+                or parse_iso_time(item.get("date_modified")),
                 base=feed_url,
             )
         )

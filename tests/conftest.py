@@ -64,6 +64,24 @@ def make_user(email: str, password: str = "correct horse battery staple", **kwar
     return sign_up(email=email, password=password, now=kwargs.pop("now", timezone.now()), **kwargs)
 
 
+def api_client_for(user):
+    """An API client that sends a fresh personal token of `user`."""
+    from rest_framework.test import APIClient
+
+    from inbox.tokens import issue_token
+
+    client = APIClient()
+    _row, clear = issue_token(user, "tests")
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {clear}")
+    return client
+
+
+@pytest.fixture
+def api(alice):
+    """Alice's API client, authenticated with her personal token."""
+    return api_client_for(alice)
+
+
 @pytest.fixture
 def alice(db):
     return make_user("alice@example.com", timezone="Europe/Berlin")

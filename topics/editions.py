@@ -22,7 +22,7 @@ from digests.runner import score_candidates
 from digests.schedule import next_run_after, validate_timezone
 from topics import page_cache
 from topics.models import MIN_EDITION_INTERVAL_HOURS, Edition, EditionItem, Topic
-from topics.publishing import blocked_domain, domain_of
+from topics.publishing import blocked_domains, domain_of
 
 logger = logging.getLogger(__name__)
 
@@ -139,8 +139,7 @@ def produce_edition(topic_id: int, *, now: datetime) -> Edition | None:
 
 
 def _without_blocked_domains(candidates):
-    domains = {domain_of(c.canonical_url) for c in candidates}
-    blocked = {domain for domain in domains if blocked_domain({domain})}
+    blocked = blocked_domains({domain_of(c.canonical_url) for c in candidates})
     return [c for c in candidates if domain_of(c.canonical_url) not in blocked]
 
 

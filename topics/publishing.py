@@ -65,17 +65,16 @@ def domain_of(url: str) -> str:
     return host[4:] if host.startswith("www.") else host
 
 
-def blocked_domain(domains: set[str]) -> str | None:
-    """The first of `domains` that is on the block list, itself or as a subdomain."""
+def blocked_domains(domains: set[str]) -> set[str]:
+    """Those of `domains` on the block list, themselves or as a subdomain; one query."""
     if not domains:
-        return None
+        return set()
     blocked = set(BlockedDomain.objects.values_list("domain", flat=True))
-    for domain in sorted(domains):
-        parts = domain.split(".")
-        for start in range(len(parts) - 1):
-            if ".".join(parts[start:]) in blocked:
-                return domain
-    return None
+    return {
+        domain
+        for domain in domains
+        if any(".".join(domain.split(".")[start:]) in blocked for start in range(domain.count(".")))
+    }
 
 
 def _is_paid(user, now: datetime) -> bool:
@@ -128,7 +127,7 @@ def _source_rules(subscription: Subscription, errors: dict) -> list:
         errors["sources"] = gettext("A public topic draws on at most %(limit)d domains.") % {
             "limit": MAX_SOURCE_DOMAINS
         }
-    bad = blocked_domain(domains)
+    bad = min(blocked_domains(domains), default=None)
     if bad:
         errors["sources"] = gettext("Sources from %(domain)s may not appear in public topics.") % {
             "domain": bad

@@ -10,7 +10,6 @@ Results become pool entries with canonical URLs and plain-text titles and descri
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -19,7 +18,7 @@ from django.utils.translation import gettext_lazy
 
 from ingest import fetch
 from ingest.canonical import InvalidURL, canonicalize_url
-from ingest.feeds import DESCRIPTION_MAX_CHARS, ParsedEntry, ParsedFeed
+from ingest.feeds import DESCRIPTION_MAX_CHARS, ParsedEntry, ParsedFeed, parse_iso_time
 from ingest.models import Source
 from ingest.refresh import Fetched
 from ingest.sanitize import html_to_text
@@ -36,16 +35,6 @@ class SearxngResponseError(ValueError):
 
 def search_url(base_url: str, query: str) -> str:
     return f"{base_url.rstrip('/')}/search?" + urlencode({"q": query, "format": "json"})
-
-
-def _published(value) -> datetime | None:
-    if not isinstance(value, str) or not value.strip():
-        return None
-    try:
-        moment = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def _plain(value, limit: int) -> str:
@@ -79,7 +68,7 @@ def parse_results(content: bytes, *, query: str) -> ParsedFeed:
                 description=_plain(result.get("content"), DESCRIPTION_MAX_CHARS),
                 content_html="",
                 author=_plain(result.get("author"), 300),
-                published_at=_published(result.get("publishedDate")),
+                published_at=parse_iso_time(result.get("publishedDate")),
             )
         )
     return parsed

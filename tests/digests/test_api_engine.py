@@ -16,22 +16,10 @@ from digests import runner
 from digests.models import Run, RunItem, Subscription
 from digests.subscriptions import create_subscription, request_manual_run
 from inbox.models import UserContentState, UserPreference
-from inbox.tokens import issue_token
+from tests.conftest import api_client_for
 from tests.factories import add_item
 
 SCHEDULE_PREVIEW = "/api/v1/schedule/preview"
-
-
-def client_for(user) -> APIClient:
-    client = APIClient()
-    _row, clear = issue_token(user, "tests")
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {clear}")
-    return client
-
-
-@pytest.fixture
-def api(alice):
-    return client_for(alice)
 
 
 @pytest.fixture
@@ -194,7 +182,9 @@ def test_preview_is_rate_limited_per_user(api, alice, bob, now):
         assert error["code"] == "throttled"
         assert "Retry-After" in response
         # Bob has his own allowance.
-        assert client_for(bob).get(f"/api/v1/subscriptions/{theirs.pk}/preview").status_code == 200
+        assert (
+            api_client_for(bob).get(f"/api/v1/subscriptions/{theirs.pk}/preview").status_code == 200
+        )
 
 
 # --- Retry --------------------------------------------------------------------------------
@@ -379,7 +369,7 @@ def test_schedule_preview_is_rate_limited_per_ip(alice):
 
         assert error["code"] == "throttled"
         # Per IP whoever asks: a signed-in user behind the same address shares the limit...
-        signed_in = client_for(alice)
+        signed_in = api_client_for(alice)
         signed_in.defaults["REMOTE_ADDR"] = "203.0.113.7"
         assert signed_in.get(SCHEDULE_PREVIEW, {"cron": "@daily"}).status_code == 429
         # ...and another address has its own.

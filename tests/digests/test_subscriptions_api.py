@@ -4,21 +4,11 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
-from rest_framework.test import APIClient
 
 from digests.models import Run, Subscription, SubscriptionSource
-from inbox.tokens import issue_token
 from ingest.models import Source
 from ingest.sources import add_to_library
 from tests.factories import add_item
-
-
-@pytest.fixture
-def api(alice):
-    client = APIClient()
-    _row, clear = issue_token(alice, "tests")
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {clear}")
-    return client
 
 
 def create(api, **data):

@@ -16,7 +16,6 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from inbox.tokens import issue_token
 from ingest import fetch
 from ingest.models import ContentItem, Source, UserSource, config_hash
 from ingest.opml import MAX_OPML_BYTES, MAX_OPML_FEEDS, OPMLError, export_opml, import_opml
@@ -53,14 +52,6 @@ def library(user) -> dict[str, str]:
 
 def row_counts() -> tuple[int, int]:
     return Source.objects.count(), UserSource.objects.count()
-
-
-@pytest.fixture
-def api(alice):
-    client = APIClient()
-    _row, clear = issue_token(alice, "tests")
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {clear}")
-    return client
 
 
 # --- Import ---------------------------------------------------------------------------------

@@ -8,7 +8,6 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from inbox.tokens import issue_token
 from ingest.canonical import canonicalize_url
 from ingest.models import Source, UserSource
 from ingest.opml import check_feed_url, import_opml
@@ -23,14 +22,6 @@ from ingest.packs import (
 from ingest.refresh import claim_due_sources
 
 KOREAN_KEYS = ["khan", "donga", "hankyung", "mk", "itdonga", "voa_ko", "naver_news_search"]
-
-
-@pytest.fixture
-def api(alice):
-    client = APIClient()
-    _row, clear = issue_token(alice, "tests")
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {clear}")
-    return client
 
 
 def library_urls(user) -> set[str]:

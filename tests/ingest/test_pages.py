@@ -8,13 +8,11 @@ from pathlib import Path
 
 import pytest
 from django.urls import reverse
-from rest_framework.test import APIClient
 
 from digests import runner, scheduler
 from digests.models import Run, RunItem, Subscription
 from digests.subscriptions import request_manual_run
 from inbox.models import UserContentState
-from inbox.tokens import issue_token
 from ingest.canonical import url_hash
 from ingest.models import ContentItem, ContentItemSource, Source, UserSource
 from ingest.pages import ReadingListError, parse_when, read_page, save_for_later
@@ -342,14 +340,6 @@ def test_the_console_form_shows_errors_next_to_their_fields(alice, client):
     form = response.context["form"]
     assert "url" in form.errors or "when" in form.errors
     assert nothing_was_created()
-
-
-@pytest.fixture
-def api(alice):
-    client = APIClient()
-    _row, clear = issue_token(alice, "tests")
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {clear}")
-    return client
 
 
 def test_the_api_returns_the_subscription_and_its_next_run(fixture_server, api, alice):

@@ -14,7 +14,6 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from inbox.tokens import issue_token
 from ingest.listing import ListingError, extract_listing
 from ingest.models import ContentItemSource, FetchLog, Source, UserSource
 from ingest.recent import recent_item_ids
@@ -29,14 +28,6 @@ PATH, STEPS = load_steps()
 
 def served(fixture_server, paths) -> set[str]:
     return {fixture_server.url(path) for path in paths}
-
-
-@pytest.fixture
-def api(alice):
-    client = APIClient()
-    _row, clear = issue_token(alice, "tests")
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {clear}")
-    return client
 
 
 # --- The recorded ten steps ---------------------------------------------------------------------

@@ -278,3 +278,10 @@ def test_editions_are_written_by_the_model_when_one_is_configured(alice, bob, no
     # Same items, same window, same options: the twin's narrative came from the cache.
     assert twin_edition.narrative_md == edition.narrative_md
     assert CombinationCacheCounter.objects.get(kind="narrative").hits == 1
+
+
+def test_editions_leave_out_items_from_blocked_domains(alice, now):
+    topic = published(alice, now)
+    BlockedDomain.objects.create(domain="news.example")  # where tests.factories puts items
+    edition = make_edition(topic, now)
+    assert edition.item_count == 0 and edition.published_at is None
