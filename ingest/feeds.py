@@ -20,8 +20,9 @@ import feedparser
 import feedparser.api
 from bs4 import BeautifulSoup
 
+from ingest import feedparser_speed
 from ingest.canonical import InvalidURL, canonicalize_url
-from ingest.sanitize import html_to_text, sanitize_html
+from ingest.sanitize import html_to_text, sanitize_html, text_of_sanitized
 
 # Real feeds carry up to ~1,000 entries (podcast back catalogues); the 5 MB byte cap before
 # parsing is what bounds the work, this only stops a pathological feed of tiny items.
@@ -31,6 +32,11 @@ DESCRIPTION_MAX_CHARS = 2000
 _SPACE = re.compile(r"\s+")
 # Whitespace, the XML declaration, processing instructions and comments may precede a DOCTYPE.
 _PROLOG_TOKEN = re.compile(rb"\s+|<\?.*?\?>|<!--.*?-->", re.DOTALL)
+# feedparser puts its own declaration first when it finds none at the very start (a feed
+# with blank lines before its own); that original then stands where expat refuses it and the
+# whole feed fell to the slower, less exact loose parser. The document is UTF-8 by now, so
+# a later declaration says nothing true and is dropped.
+_XML_DECLARATION = re.compile(rb"<\?xml\s")
 # Inside a DOCTYPE: literals, comments and PIs are skipped whole (they may hold "]" or ">").
 _DOCTYPE_TOKEN = re.compile(rb"\"[^\"]*\"|'[^']*'|<!--.*?-->|<\?.*?\?>|[\[\]>]", re.DOTALL)
 
@@ -66,7 +72,8 @@ def _replace_doctype(data: bytes) -> tuple[str | None, bytes, dict[str, str]]:
     while True:
         token = _PROLOG_TOKEN.match(data, position)
         if token and token.end() > position:
-            kept.append(token.group())
+            if not (_XML_DECLARATION.match(token.group()) and len(kept) > 1):
+                kept.append(token.group())
             position = token.end()
         elif data.startswith(b"<!DOCTYPE", position):
             end = _doctype_end(data, position)
@@ -80,6 +87,7 @@ def _replace_doctype(data: bytes) -> tuple[str | None, bytes, dict[str, str]]:
 
 # feedparser.api imported replace_doctype by name; parse() looks it up there on every call.
 feedparser.api.replace_doctype = _replace_doctype
+feedparser_speed.install()
 
 
 class FeedParseError(Exception):
@@ -191,7 +199,11 @@ def _make_entry(*, link, guid, title, summary_html, content_html, author, publis
     # are they would point into this site once shown.
     content_base = urljoin(base, link.strip()) if link else base
     body_html = sanitize_html(content_html or summary_html, base_url=content_base)
-    description = html_to_text(summary_html or content_html)[:DESCRIPTION_MAX_CHARS]
+    if content_html and summary_html:  # a summary of its own
+        description = html_to_text(summary_html, limit=DESCRIPTION_MAX_CHARS)
+    else:  # the body is all there is: its text comes from the HTML sanitized above
+        description = text_of_sanitized(body_html, limit=DESCRIPTION_MAX_CHARS)
+    description = description[:DESCRIPTION_MAX_CHARS]
     url = _entry_url(link or "", guid or "", base) or _fallback_url(base, title, body_html)
     return ParsedEntry(
         url=url,

@@ -31,7 +31,7 @@ from itertools import pairwise
 
 from django.db import connection, transaction
 
-from ingest import dedup
+from ingest import bulk, dedup
 from ingest.models import ContentItem, SimhashBand
 
 BITS = 64
@@ -144,22 +144,12 @@ def store_bands(fingerprints: Mapping[int, int | None], *, replace: Collection[i
 
 
 def _insert_bands(rows: list[tuple[int, int, int]]) -> None:
-    from ingest.pool import binary_cursor  # pool.py imports this module
-
-    table = SimhashBand._meta.db_table
-    with binary_cursor() as cursor:
-        if connection.vendor == "postgresql":
-            item_ids, bands, values = (list(column) for column in zip(*rows, strict=True))
-            cursor.execute(
-                f"INSERT INTO {table} (item_id, band, value) "  # noqa: S608 - constant names
-                "SELECT * FROM unnest(%b::bigint[], %b::smallint[], %b::integer[])",
-                [item_ids, bands, values],
-            )
-        else:
-            cursor.executemany(
-                f"INSERT INTO {table} (item_id, band, value) VALUES (%s, %s, %s)",  # noqa: S608
-                rows,
-            )
+    bulk.insert_rows(
+        SimhashBand._meta.db_table,
+        ["item_id", "band", "value"],
+        ["bigint[]", "smallint[]", "integer[]"],
+        rows,
+    )
 
 
 def near_matches(fingerprints: Mapping[int, int | None]) -> list[tuple[int, int]]:
@@ -195,10 +185,8 @@ def _band_candidates(by_band: list[set[int]]) -> list[tuple[int, int, int, int |
         # One list of (band, value) pairs joined to the (band, value) index: the planner
         # walks the index once per pair, or hashes the table once the batch is a sizeable
         # share of it; both cheaper than a scan per band of `value = ANY(...)`.
-        from ingest.pool import binary_cursor  # pool.py imports this module
-
         pairs = sorted((band, value) for band, values in enumerate(by_band) for value in values)
-        with binary_cursor() as cursor:
+        with bulk.binary_cursor() as cursor:
             cursor.execute(
                 "SELECT b.item_id, b.band, b.value, i.simhash "  # noqa: S608 - constant names
                 "FROM unnest(%b::smallint[], %b::integer[]) AS wanted(band, value) "

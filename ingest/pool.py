@@ -1,30 +1,23 @@
 """The global content pool: upsert parsed entries once for every user who follows a source.
 
 One refresh is one batch and costs the same number of queries for 2 entries or 2,000: read the
-known items, update them, insert the new ones, link all to the source, store the new items'
-simhash bands, look up soft and near duplicates, settle their clusters (ingest/dedup.py).
+known items, update them, insert the new ones and their reading levels, link all to the source,
+store the new items' simhash bands, look up soft and near duplicates, settle their clusters
+(ingest/dedup.py).
 
-New rows are written with one multi-row statement per table rather than through
-`bulk_create()`, whose per-row SQL compilation cost more than the database's own work: on
-PostgreSQL `INSERT ... SELECT FROM unnest(arrays) ON CONFLICT DO NOTHING RETURNING` (one round
-trip, one parameter per column), on SQLite `executemany()` of one prepared statement.
+New rows are written with one multi-row statement per table (ingest/bulk.py).
 """
-
-# SQL here is built from model metadata and %s placeholders only.
-# ruff: noqa: S608
 
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 
-import psycopg
 from django.db import connection, models, transaction
 
-from ingest import neardup
+from ingest import bulk, neardup, reading
 from ingest.canonical import url_hash
 from ingest.dedup import normalize_title, resolve_clusters, soft_matches
 from ingest.feeds import ParsedEntry
@@ -108,71 +101,21 @@ def _column_values(items: list[ContentItem], column: _Column) -> list:
     return values
 
 
-def binary_cursor():
-    """A cursor for statements with large array parameters. On PostgreSQL one that binds
-    parameters on the server, so `%b` sends arrays in binary: Django's default cursor renders
-    every element into the SQL text, quoting and escaping each one in Python, which cost more
-    than the database's own work for a feed's worth of items. Still a Django cursor wrapper,
-    so query logging and execute_wrapper() see it. Elsewhere the usual cursor."""
-    if connection.vendor != "postgresql":
-        return connection.cursor()
-    connection.ensure_connection()
-    raw = psycopg.Cursor(connection.connection)
-    if connection.queries_logged:
-        return connection.make_debug_cursor(raw)
-    return connection.make_cursor(raw)
-
-
-def _sqlite_insert(cursor, head: str, rows: list[tuple], tail: str) -> list[tuple]:
-    """`head VALUES (...), (...) tail` in as few statements as SQLite's parameter limit
-    allows; returns what RETURNING in `tail` yields. Not executemany(): SQLite sets up the
-    full-text triggers once per statement, and row-by-row statements cost a third more."""
-    width = len(rows[0])
-    try:
-        limit = cursor.connection.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
-    except AttributeError:  # Python < 3.11
-        limit = 999
-    per_statement = max(1, limit // width)
-    row = "(" + ", ".join(["%s"] * width) + ")"
-    returned: list[tuple] = []
-    for start in range(0, len(rows), per_statement):
-        chunk = rows[start : start + per_statement]
-        cursor.execute(
-            f"{head} VALUES {', '.join([row] * len(chunk))} {tail}",
-            [value for values in chunk for value in values],
-        )
-        if "RETURNING" in tail:
-            returned += cursor.fetchall()
-    return returned
-
-
 def _insert_items(items: list[ContentItem]) -> dict[str, int]:
     """Insert `items`, skipping canonical hashes already stored (a worker racing on the same
     URL); returns hash -> id of the rows inserted here and sets their pk."""
     if not items:
         return {}
-    table = ContentItem._meta.db_table
     columns = _item_columns(connection.vendor)
-    names = ", ".join(c.name for c in columns)
-    values_by_column = [_column_values(items, c) for c in columns]
-    with binary_cursor() as cursor:
-        if connection.vendor == "postgresql":
-            arrays = ", ".join(f"%b::{c.pg_array_type}" for c in columns)
-            cursor.execute(
-                f"INSERT INTO {table} ({names}) SELECT * FROM unnest({arrays}) "
-                "ON CONFLICT (canonical_url_hash) DO NOTHING RETURNING canonical_url_hash, id",
-                values_by_column,
-            )
-            inserted = dict(cursor.fetchall())
-        else:
-            inserted = dict(
-                _sqlite_insert(
-                    cursor,
-                    f"INSERT INTO {table} ({names})",
-                    list(zip(*values_by_column, strict=True)),
-                    "ON CONFLICT (canonical_url_hash) DO NOTHING RETURNING canonical_url_hash, id",
-                )
-            )
+    inserted = dict(
+        bulk.insert_rows(
+            ContentItem._meta.db_table,
+            [c.name for c in columns],
+            [c.pg_array_type for c in columns],
+            list(zip(*(_column_values(items, c) for c in columns), strict=True)),
+            tail="ON CONFLICT (canonical_url_hash) DO NOTHING RETURNING canonical_url_hash, id",
+        )
+    )
     for item in items:
         item.pk = inserted.get(item.canonical_url_hash)
     return inserted
@@ -180,26 +123,17 @@ def _insert_items(items: list[ContentItem]) -> dict[str, int]:
 
 def _insert_sightings(rows: list[tuple[int, int, str, datetime, bool]]) -> None:
     """(item id, source id, entry id, first seen, baseline); pairs already linked are kept."""
-    if not rows:
-        return
-    table = ContentItemSource._meta.db_table
-    names = "item_id, source_id, entry_id, first_seen_at, baseline"
-    with binary_cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute(
-                f"INSERT INTO {table} ({names}) SELECT * FROM unnest(%b::bigint[], "
-                "%b::bigint[], %b::varchar[], %b::timestamptz[], %b::boolean[]) "
-                "ON CONFLICT DO NOTHING",
-                [list(column) for column in zip(*rows, strict=True)],
-            )
-        else:
-            adapt = connection.ops.adapt_datetimefield_value
-            _sqlite_insert(
-                cursor,
-                f"INSERT INTO {table} ({names})",
-                [(i, s, e, adapt(when), b) for i, s, e, when, b in rows],
-                "ON CONFLICT DO NOTHING",
-            )
+    adapt = connection.ops.adapt_datetimefield_value
+    bulk.insert_rows(
+        ContentItemSource._meta.db_table,
+        ["item_id", "source_id", "entry_id", "first_seen_at", "baseline"],
+        ["bigint[]", "bigint[]", "varchar[]", "timestamptz[]", "boolean[]"],
+        [
+            (item, source, entry, adapt(when), baseline)
+            for item, source, entry, when, baseline in rows
+        ],
+        tail="ON CONFLICT DO NOTHING",
+    )
 
 
 def upsert_entries(
@@ -228,7 +162,9 @@ def upsert_entries(
     if not by_hash:
         return counts
 
-    with transaction.atomic():
+    # No savepoint: a refresh calls this inside its own transaction, and any error here
+    # ends that transaction too (a savepoint cost two round trips per refresh).
+    with transaction.atomic(savepoint=False):
         existing = {
             item.canonical_url_hash: item
             for item in ContentItem.objects.filter(
@@ -306,6 +242,7 @@ def upsert_entries(
             fingerprints[item.canonical_url_hash] = value
         inserted = _insert_items(new_items)
         counts.inserted = len(inserted)
+        reading.store_reading_levels([item for item in new_items if item.pk is not None])
 
         ids = {digest: item.pk for digest, item in existing.items()} | inserted
         if len(ids) < len(by_hash):  # lost a race for some URLs: those rows are another's

@@ -18,8 +18,8 @@ characters for Chinese and Japanese.
 
 The result is one `ContentEnrichment` row per item (prompt_version "reading-1", generator
 "rules", locale = the item's language, else "ko" for Korean text, else "und"), computed
-once: in bulk for the new items of a refresh (`store_reading_levels_of_entries`), again when
-full text arrives (`save_reading_level`, through ingest.scores.rescore_with_full_text).
+once: in bulk for the new items of a refresh (`store_reading_levels`, called by the pool),
+again when full text arrives (`save_reading_level`, through rescore_with_full_text).
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ import logging
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import NamedTuple
@@ -40,9 +39,8 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from ingest.canonical import url_hash
+from ingest import bulk
 from ingest.models import ContentEnrichment, ContentItem
-from ingest.recent import id_set
 from ingest.scores import visible_text
 
 logger = logging.getLogger(__name__)
@@ -406,26 +404,6 @@ def item_locale(item: ContentItem) -> str:
     return ItemText.of(item).locale
 
 
-def reading_enrichments_for(items) -> list[ContentEnrichment]:
-    """Unsaved reading-level rows for saved `items` (no queries)."""
-    rows = []
-    for item in items:
-        text = ItemText.of(item)
-        result = text.rate()
-        rows.append(
-            ContentEnrichment(
-                item=item,
-                locale=text.locale,
-                prompt_version=PROMPT_VERSION,
-                generator=GENERATOR,
-                reading_level=result.level,
-                reading_score=result.score,
-                reading_reasons=result.reasons,
-            )
-        )
-    return rows
-
-
 _INSERTED_COLUMNS = (
     "item_id",
     "locale",
@@ -457,93 +435,30 @@ _PG_ARRAY_TYPES = (
 
 
 def store_reading_levels(items) -> int:
-    """Rate saved `items` in one multi-row INSERT; items already rated are left as they are."""
-    return _insert_ratings([ItemText.of(item) for item in items])
-
-
-def _insert_ratings(texts: list[ItemText]) -> int:
-    """Written as one statement rather than through bulk_create(), whose per-row compilation
-    cost more than rating the item (as in ingest/pool.py): on PostgreSQL an INSERT from
-    unnest(arrays), on SQLite an executemany() of one prepared statement."""
-    created = timezone.now()
-    values = []
-    for text in texts:
+    """Rate saved `items` (ContentItem or ItemText) in one multi-row INSERT; items already
+    rated are left as they are. The pool calls it for the new items of a refresh."""
+    created = connection.ops.adapt_datetimefield_value(timezone.now())
+    rows = []
+    for item in items:
+        text = item if isinstance(item, ItemText) else ItemText.of(item)
         try:
             result = text.rate()
         except Exception:  # a rating bug must not cost a refresh its items
             logger.exception("could not rate the reading level of item %s", text.item_id)
             continue
-        values.append(
-            (
-                text.item_id,
-                text.locale,
-                PROMPT_VERSION,
-                GENERATOR,
-                result.level,
-                result.score,
-                json.dumps(result.reasons, ensure_ascii=False),
-                "",
-                "[]",
-                "",
-                "[]",
-                created,
-            )
-        )
-    if not values:
-        return 0
-    # SQL from constant identifiers and %s placeholders only (hence the S608 exemptions).
-    table = ContentEnrichment._meta.db_table
-    names = ", ".join(_INSERTED_COLUMNS)
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            arrays = ", ".join(f"%s::{array_type}" for array_type in _PG_ARRAY_TYPES)
-            cursor.execute(
-                f"INSERT INTO {table} ({names}) SELECT * FROM unnest({arrays}) "  # noqa: S608
-                "ON CONFLICT DO NOTHING",
-                [list(column) for column in zip(*values, strict=True)],
-            )
-        else:
-            adapt = connection.ops.adapt_datetimefield_value
-            placeholders = ", ".join(["%s"] * len(_INSERTED_COLUMNS))
-            cursor.executemany(
-                f"INSERT INTO {table} ({names}) VALUES ({placeholders}) "  # noqa: S608
-                "ON CONFLICT DO NOTHING",
-                [(*value[:-1], adapt(value[-1])) for value in values],
-            )
-    return len(values)
-
-
-def store_reading_levels_of_entries(entries, *, now: datetime) -> int:
-    """Rate the pool items that upserting `entries` at `now` has just created: one SELECT of
-    their ids by canonical hash and one INSERT, called by ingest.refresh after the upsert.
-    The text is rated from the entries in memory, which is what was stored, so nothing long
-    is read back."""
-    by_hash: dict[str, object] = {}
-    for entry in entries:
-        by_hash.setdefault(url_hash(entry.url), entry)  # the pool keeps the first one too
-    if not by_hash:
-        return 0
-    # Only the unique hash index: a batch of refreshes shares `now`, so a first_seen_at
-    # condition could steer the planner to every item that batch inserted.
-    found = ContentItem.objects.filter(
-        canonical_url_hash__in=id_set(list(by_hash), db_type="text")
-    ).values_list("canonical_url_hash", "id", "language", "first_seen_at")
-    texts = []
-    for digest, item_id, language, first_seen_at in found:
-        if first_seen_at == now:
-            entry = by_hash[digest]
-            texts.append(
-                ItemText(
-                    item_id,
-                    entry.url,
-                    entry.title,
-                    entry.description,
-                    entry.content_html,
-                    "",
-                    language,
-                )
-            )
-    return _insert_ratings(texts)
+        reasons = json.dumps(result.reasons, ensure_ascii=False)
+        rows.append(
+            (text.item_id, text.locale, PROMPT_VERSION, GENERATOR, result.level, result.score,
+             reasons, "", "[]", "", "[]", created)
+        )  # fmt: skip
+    bulk.insert_rows(
+        ContentEnrichment._meta.db_table,
+        _INSERTED_COLUMNS,
+        _PG_ARRAY_TYPES,
+        rows,
+        tail="ON CONFLICT DO NOTHING",
+    )
+    return len(rows)
 
 
 def save_reading_level(item: ContentItem, *, text: str) -> ContentEnrichment:

@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.db import DatabaseError, connection, connections, transaction
 
-from ingest import fetch, politeness, readers, reading
+from ingest import fetch, politeness, readers
 from ingest.feeds import FeedParseError, ParsedFeed, parse_feed
 from ingest.models import FetchLog, Source
 from ingest.pool import UpsertCounts, upsert_entries
@@ -106,10 +106,7 @@ def _apply_parsed(source: Source, parsed: ParsedFeed, now: datetime) -> UpsertCo
         source.title = parsed.title[:300]
     if parsed.site_url and not source.site_url and parsed.site_url.startswith("http"):
         source.site_url = parsed.site_url[:2048]
-    counts = upsert_entries(source, parsed.entries, now=now, baseline=parsed.baseline)
-    if counts.inserted:
-        reading.store_reading_levels_of_entries(parsed.entries, now=now)
-    return counts
+    return upsert_entries(source, parsed.entries, now=now, baseline=parsed.baseline)
 
 
 def fetch_and_parse(source: Source, *, prefetched: fetch.FetchResult | None = None) -> Fetched:

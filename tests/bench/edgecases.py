@@ -31,7 +31,6 @@ ratio = expectations holding under ours ÷ holding under the defaults.
 from __future__ import annotations
 
 import ast
-import contextlib
 import datetime
 import io
 import json
@@ -51,6 +50,7 @@ from django.conf import settings
 
 from ingest.feeds import FeedParseError, _feedparser_result, _plain_text, parse_feed
 from ingest.sanitize import html_to_text
+from tests.bench.corpus import feedparser_as_shipped
 from tests.bench.sanitize import non_absolute_urls, unsafe_findings
 
 CORPUS = Path(settings.BASE_DIR).parent / "shared" / "corpora" / "feed_edgecases"
@@ -155,21 +155,8 @@ def holds(expect: str, result) -> bool:
         return False
 
 
-@contextlib.contextmanager
-def _doctype(ours: bool):
-    """ingest.feeds replaces feedparser.api.replace_doctype process-wide; put feedparser's
-    own back for a "defaults" call."""
-    patched = feedparser.api.replace_doctype
-    if not ours:
-        feedparser.api.replace_doctype = feedparser.sanitizer.replace_doctype
-    try:
-        yield
-    finally:
-        feedparser.api.replace_doctype = patched
-
-
 def _parse_defaults(data: bytes, headers: dict[str, str], *, ours_doctype=False, **flags):
-    with _doctype(ours_doctype):
+    with feedparser_as_shipped(keep_our_doctype=ours_doctype):
         return feedparser.parse(io.BytesIO(data), response_headers=dict(headers), **flags)
 
 

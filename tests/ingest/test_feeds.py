@@ -6,15 +6,25 @@ from __future__ import annotations
 import json
 import re
 import time
+import xml.sax
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import feedparser.api
 import pytest
 
 from ingest.canonical import canonicalize_url
 from ingest.dedup import normalize_title, usable_for_soft_dedup
-from ingest.feeds import MAX_ENTRIES, FeedParseError, ParsedFeed, parse_feed
-from ingest.sanitize import html_to_text, sanitize_html
+from ingest.feedparser_speed import BufferedExpatParser
+from ingest.feeds import (
+    MAX_ENTRIES,
+    FeedParseError,
+    ParsedFeed,
+    _feedparser_result,
+    parse_feed,
+)
+from ingest.sanitize import html_to_text, sanitize_html, text_of_sanitized
+from tests.bench.corpus import feedparser_as_shipped
 
 TESTDATA = Path(__file__).parent / "testdata"
 FIXTURES = [
@@ -477,6 +487,52 @@ def test_document_encoding_is_honoured_in_attributes_and_text(content: bytes, ba
     assert "naïve" in entry.content_html
 
 
+# --- feedparser's strict parser -----------------------------------------------------------------
+
+
+def test_feedparser_runs_on_the_buffered_expat_driver() -> None:
+    # xml.sax.make_parser() falls back to the default driver when ours fails to import.
+    assert isinstance(
+        xml.sax.make_parser(feedparser.api.PREFERRED_XML_PARSERS),  # noqa: S317 (no parsing)
+        BufferedExpatParser,
+    )
+
+
+def test_feedparser_speed_ups_change_nothing_it_returns() -> None:
+    # Escaped markup and entity references are where unbuffered expat splits text most.
+    # \x80 is the euro sign in windows-1252: feedparser's table maps it.
+    description = (
+        "&lt;p&gt;"
+        + "Fish &amp;amp; chips &#8212; caf&#233; \u00a3\x80 \uc548\n" * 20_000
+        + "&lt;/p&gt;"
+    )
+    content = rss_with_items(
+        [
+            f"<item><title>Q&amp;A &lt;b&gt;</title><link>https://gen.example.com/{n}</link>"
+            f"<description>{description}</description></item>"
+            for n in range(3)
+        ]
+    )
+    ours = _feedparser_result(content, "https://gen.example.com/feed")
+    with feedparser_as_shipped(keep_our_doctype=True):
+        shipped = _feedparser_result(content, "https://gen.example.com/feed")
+    assert ours.entries == shipped.entries
+    assert ours.entries[0].summary.count("Fish &amp; chips — café") == 20_000
+
+
+def test_blank_lines_before_the_xml_declaration_do_not_force_the_loose_parser() -> None:
+    content = (
+        b"\n\n<?xml version='1.0' encoding='UTF-8'?>\n"
+        b"<?xml-stylesheet type='text/xsl' href='/style.xsl'?>\n"
+        + rss_with_items(
+            ["<item><title>Caf\xc3\xa9</title><link>https://gen.example.com/a</link></item>"]
+        ).split(b"?>", 1)[1]
+    )
+    result = _feedparser_result(content, "")
+    assert not result.bozo, result.get("bozo_exception")
+    assert [entry.title for entry in parse_feed(content).entries] == ["Caf\u00e9"]
+
+
 # --- hostile XML ------------------------------------------------------------------------------
 
 
@@ -651,8 +707,16 @@ REL = 'rel="noopener noreferrer nofollow"'
         ('<img src="data:image/png;base64,AAAA">', "<img>"),
         ('<p title="t" onclick="x()">p</p>', '<p title="t">p</p>'),
         ("<!-- comment --><b>b</b>", "<b>b</b>"),
+        ('<img alt="a > b" src="p.png">', '<img alt="a &gt; b" src="https://site.example/dir/p.png">'),
+        ('<a title=\'say "hi"\' href="?q=1&amp;r=2">q</a>',
+         '<a title="say &quot;hi&quot;" href="https://site.example/dir/page?q=1&amp;r=2" '
+         f'{REL}>q</a>'),
+        # text that looks like an attribute is text: left alone
+        ('<p>write href="/x" in the tag</p>', '<p>write href="/x" in the tag</p>'),
+        ('<a href="https://ok.example/a">a</a>', f'<a href="https://ok.example/a" {REL}>a</a>'),
+        ("<div>a</div><div>b</div>", "<div>a</div><div>b</div>"),
     ],
-)
+)  # fmt: skip
 def test_sanitize_html_with_base_url(fragment: str, expected: str) -> None:
     assert sanitize_html(fragment, base_url="https://site.example/dir/page") == expected
 
@@ -675,6 +739,41 @@ def test_sanitize_html_without_base_keeps_relative_urls() -> None:
 )
 def test_html_to_text(fragment: str, expected: str) -> None:
     assert html_to_text(fragment) == expected
+
+
+TEXT_FRAGMENTS = [
+    "<p>a</p><p>b</p>",
+    "<div>one</div><div>two</div><section>three</section>",
+    "Tom &amp; Jerry &lt;3 &nbsp; x",
+    '<img alt="a > b" src="/p.png">after<br>line',
+    "<ul><li>x</li><li>y</li></ul><table><tr><td>1</td><td>2</td></tr></table>",
+    "<script>alert(1)</script><style>p{}</style>visible",
+    "<b>bold</b>text<i>it</i> <a href='/x'>link</a>",
+]
+
+
+@pytest.mark.parametrize("fragment", TEXT_FRAGMENTS)
+def test_text_of_sanitized_html_is_the_text_of_the_fragment(fragment: str) -> None:
+    """Feeds take a body's description from the sanitized body instead of parsing the raw
+    HTML twice: the text must be the same."""
+    cleaned = sanitize_html(fragment, base_url="https://site.example/")
+    assert text_of_sanitized(cleaned) == html_to_text(fragment)
+
+
+def test_text_of_long_html_is_read_from_its_start() -> None:
+    paragraphs = "".join(
+        f"<p>Paragraph {n} says <b>something</b> &amp; more.</p>" for n in range(4000)
+    )
+    whole = html_to_text(paragraphs)
+    assert len(whole) > 100_000
+    for limit in (50, 2000):
+        assert html_to_text(paragraphs, limit=limit)[:limit] == whole[:limit]
+        cleaned = sanitize_html(paragraphs)
+        assert text_of_sanitized(cleaned, limit=limit)[:limit] == whole[:limit]
+    # A start that is mostly markup holds too little text: the whole fragment is read.
+    sparse = '<img src="https://site.example/x.png">' * 5000 + "<p>the only words</p>"
+    assert html_to_text(sparse, limit=2000) == "the only words"
+    assert text_of_sanitized(sanitize_html(sparse), limit=2000) == "the only words"
 
 
 # --- normalize_title (soft dedup, SPEC §4.4) ----------------------------------------------------

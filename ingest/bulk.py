@@ -1,0 +1,85 @@
+"""Multi-row INSERTs for the pool's hot path: a refresh writes its new items, their sightings,
+simhash bands and reading levels with one statement per table, whatever the batch size.
+
+Not `bulk_create()`, whose per-row SQL compilation cost more than the database's own work.
+PostgreSQL gets `INSERT ... SELECT * FROM unnest(%b::type[], ...)`: one parameter per column,
+sent in binary. SQLite gets `INSERT ... VALUES (...), (...)` in as few statements as its
+parameter limit allows.
+"""
+
+# SQL here is built from model metadata and %s placeholders only.
+# ruff: noqa: S608
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+
+import psycopg
+from django.db import connection
+
+
+def binary_cursor():
+    """A cursor for statements with large array parameters. On PostgreSQL one that binds
+    parameters on the server, so `%b` sends arrays in binary: Django's default cursor renders
+    every element into the SQL text, quoting and escaping each one in Python, which cost more
+    than the database's own work for a feed's worth of items. Still a Django cursor wrapper,
+    so query logging and execute_wrapper() see it. Elsewhere the usual cursor."""
+    if connection.vendor != "postgresql":
+        return connection.cursor()
+    connection.ensure_connection()
+    raw = psycopg.Cursor(connection.connection)
+    if connection.queries_logged:
+        return connection.make_debug_cursor(raw)
+    return connection.make_cursor(raw)
+
+
+def insert_rows(
+    table: str,
+    columns: Sequence[str],
+    pg_array_types: Sequence[str],
+    rows: list[tuple],
+    *,
+    tail: str = "",
+) -> list[tuple]:
+    """INSERT `rows` (tuples in the order of `columns`) into `table`; `tail` is what follows
+    the rows ("ON CONFLICT ... RETURNING ..."). Returns what RETURNING yields. Values must be
+    adapted for the backend already (SQLite: datetimes as text, JSON as text).
+
+    `pg_array_types` are the PostgreSQL array types of the columns ("bigint[]",
+    "text[]::jsonb[]" for JSON sent as text)."""
+    if not rows:
+        return []
+    names = ", ".join(columns)
+    with binary_cursor() as cursor:
+        if connection.vendor == "postgresql":
+            arrays = ", ".join(f"%b::{array_type}" for array_type in pg_array_types)
+            cursor.execute(
+                f"INSERT INTO {table} ({names}) SELECT * FROM unnest({arrays}) {tail}",
+                [list(column) for column in zip(*rows, strict=True)],
+            )
+            return cursor.fetchall() if "RETURNING" in tail else []
+        return _sqlite_insert(cursor, f"INSERT INTO {table} ({names})", rows, tail)
+
+
+def _sqlite_insert(cursor, head: str, rows: list[tuple], tail: str) -> list[tuple]:
+    """`head VALUES (...), (...) tail` in as few statements as SQLite's parameter limit
+    allows. Not executemany(): SQLite sets up the full-text triggers once per statement, and
+    row-by-row statements cost a third more."""
+    width = len(rows[0])
+    try:
+        limit = cursor.connection.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
+    except AttributeError:  # Python < 3.11
+        limit = 999
+    per_statement = max(1, limit // width)
+    row = "(" + ", ".join(["%s"] * width) + ")"
+    returned: list[tuple] = []
+    for start in range(0, len(rows), per_statement):
+        chunk = rows[start : start + per_statement]
+        cursor.execute(
+            f"{head} VALUES {', '.join([row] * len(chunk))} {tail}",
+            [value for values in chunk for value in values],
+        )
+        if "RETURNING" in tail:
+            returned += cursor.fetchall()
+    return returned
