@@ -6,10 +6,10 @@ import contextlib
 from pathlib import Path
 
 import feedparser.api
-import feedparser.html
-import feedparser.mixin
 import feedparser.sanitizer
 from django.conf import settings
+
+from ingest import feedparser_speed
 
 SHARED_FEEDS = Path(settings.BASE_DIR).parent / "shared" / "corpora" / "feeds"
 FEED_SUFFIXES = frozenset({".xml", ".atom", ".rss", ".json", ".rdf"})
@@ -27,30 +27,17 @@ def feed_files(folder: Path, suffixes=FEED_SUFFIXES) -> list[Path]:
     )
 
 
-# What feedparser ships with; ingest.feeds changes these process-wide.
-_SHIPPED_XML_PARSERS = ["drv_libxml2"]
-
-
 @contextlib.contextmanager
 def feedparser_as_shipped(*, keep_our_doctype: bool = False):
     """Inside: feedparser.parse() as installed, for a "defaults" baseline. ingest.feeds swaps
-    feedparser's DOCTYPE handling (entities are never expanded), its SAX driver and its
-    windows-1252 table (ingest/feedparser_speed.py); all go back to feedparser's own here.
-    With `keep_our_doctype` only the speed-ups are undone."""
-    saved = (
-        feedparser.api.replace_doctype,
-        feedparser.api.PREFERRED_XML_PARSERS,
-        feedparser.mixin._cp1252,
-    )
+    feedparser's DOCTYPE handling (entities are never expanded) and turns on the speed-ups of
+    ingest/feedparser_speed.py; all go back to feedparser's own here. With `keep_our_doctype`
+    only the speed-ups are undone."""
+    saved_doctype = feedparser.api.replace_doctype
     if not keep_our_doctype:
         feedparser.api.replace_doctype = feedparser.sanitizer.replace_doctype
-    feedparser.api.PREFERRED_XML_PARSERS = _SHIPPED_XML_PARSERS
-    feedparser.mixin._cp1252 = feedparser.html._cp1252  # the dict mixin imported
     try:
-        yield
+        with feedparser_speed.shipped():
+            yield
     finally:
-        (
-            feedparser.api.replace_doctype,
-            feedparser.api.PREFERRED_XML_PARSERS,
-            feedparser.mixin._cp1252,
-        ) = saved
+        feedparser.api.replace_doctype = saved_doctype

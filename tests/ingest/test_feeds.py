@@ -12,10 +12,12 @@ from pathlib import Path
 
 import feedparser.api
 import pytest
+from feedparser.util import FeedParserDict
 
+from ingest import feedparser_speed
 from ingest.canonical import canonicalize_url
 from ingest.dedup import normalize_title, usable_for_soft_dedup
-from ingest.feedparser_speed import BufferedExpatParser
+from ingest.feedparser_speed import BufferedExpatParser, copy_content_params
 from ingest.feeds import (
     MAX_ENTRIES,
     FeedParseError,
@@ -518,6 +520,100 @@ def test_feedparser_speed_ups_change_nothing_it_returns() -> None:
         shipped = _feedparser_result(content, "https://gen.example.com/feed")
     assert ours.entries == shipped.entries
     assert ours.entries[0].summary.count("Fish &amp; chips — café") == 20_000
+
+
+# Nested xml:base, xhtml and escaped content, enclosures, categories and legacy aliases: each
+# takes one of the paths the speed-ups shortcut (base joins, content parameters, dict lookups).
+ATOM_WITH_BASES = """<?xml version="1.0" encoding="utf-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom" xml:base="https://atom.example.com/blog/"
+      xml:lang="en">
+  <title type="html">Bases &amp;amp; &lt;b&gt;markup&lt;/b&gt;</title>
+  <subtitle>Caf\u00e9 \u0080 notes</subtitle>
+  <link href="./" rel="alternate"/>
+  <id>urn:uuid:1</id>
+  <updated>2026-11-20T10:00:00Z</updated>
+  <entry xml:base="posts/2026/">
+    <title type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">An <b>xhtml</b> title</div>
+    </title>
+    <link href="first.html"/>
+    <link rel="enclosure" type="audio/mpeg" length="12" href="../media/ep1.mp3"/>
+    <id>tag:atom.example.com,2026:1</id>
+    <category term="python"/><category term="feeds"/>
+    <published>2026-11-20T09:00:00+09:00</published>
+    <summary type="html">&lt;p&gt;See &lt;a href="../x"&gt;x&lt;/a&gt;&lt;/p&gt;</summary>
+    <content type="xhtml" xml:base="deeper/" xml:lang="ko">
+      <div xmlns="http://www.w3.org/1999/xhtml"><p>\uc548\ub155 <a href="y">y</a>
+        <img src="z.png"/> \u0093quoted\u0094</p></div>
+    </content>
+  </entry>
+  <entry>
+    <title>Second</title>
+    <link href="/second"/>
+    <id>tag:atom.example.com,2026:2</id>
+    <content type="text">plain &lt;text&gt;</content>
+    <content type="html" src="https://atom.example.com/src"/>
+  </entry>
+</feed>
+""".encode()
+
+
+@pytest.mark.parametrize(
+    "content",
+    [ATOM_WITH_BASES, *(fixture_bytes(name) for name in FIXTURES if name.endswith(".xml"))],
+)
+def test_feedparser_speed_ups_return_what_feedparser_returns(content: bytes) -> None:
+    ours = _feedparser_result(content, "https://atom.example.com/feed")
+    with feedparser_speed.shipped():
+        shipped = _feedparser_result(content, "https://atom.example.com/feed")
+    assert ours.feed == shipped.feed
+    assert ours.entries == shipped.entries
+    assert (ours.bozo, ours.version, ours.encoding) == (
+        shipped.bozo,
+        shipped.version,
+        shipped.encoding,
+    )
+
+
+def test_feedparser_speed_ups_on_a_feed_with_nested_bases() -> None:
+    result = _feedparser_result(ATOM_WITH_BASES, "https://atom.example.com/feed")
+    first, second = result.entries
+    # Every base is joined onto the one around it.
+    assert first.link == "https://atom.example.com/blog/posts/2026/first.html"
+    assert first.enclosures[0].href == "https://atom.example.com/blog/posts/media/ep1.mp3"
+    assert first.content[0].base == "https://atom.example.com/blog/posts/2026/deeper/"
+    assert first.content[0].language == "ko"
+    # Content parameters are copied per text construct, not shared: the parser clears its own
+    # after each one.
+    assert first.content[0].type == "application/xhtml+xml"
+    assert first.summary_detail.type == "text/html"
+    assert [c.type for c in second.content] == ["text/plain", "text/html"]
+    assert second.content[1].src == "https://atom.example.com/src"
+    # Legacy aliases and computed keys still answer.
+    assert first.category == "python"
+    assert first.description == first.summary
+    assert first.guid == "tag:atom.example.com,2026:1"
+    assert result.feed.tagline == "Caf\u00e9 \u20ac notes"  # windows-1252 0x80: the euro
+    assert "\u201cquoted\u201d" in first.content[0].value
+
+
+def test_content_params_that_are_not_plain_values_are_still_copied_deep() -> None:
+    nested = FeedParserDict(type="text/html", extra=["a"])
+    copied = copy_content_params(nested)
+    assert copied == nested
+    assert copied["extra"] is not nested["extra"]
+    plain = FeedParserDict(type="text/html", language=None, base="https://x.example/")
+    copied = copy_content_params(plain)
+    assert copied == plain and copied is not plain
+    assert type(copied) is FeedParserDict
+
+
+def test_shipped_puts_feedparser_back_and_the_speed_ups_return_after() -> None:
+    fast_get = FeedParserDict.get
+    with feedparser_speed.shipped():
+        assert FeedParserDict.get is not fast_get
+        assert feedparser.api.PREFERRED_XML_PARSERS == ["drv_libxml2"]
+    assert FeedParserDict.get is fast_get
+    assert feedparser.api.PREFERRED_XML_PARSERS == ["ingest.feedparser_speed"]
 
 
 def test_blank_lines_before_the_xml_declaration_do_not_force_the_loose_parser() -> None:
