@@ -72,7 +72,8 @@ def _replace_doctype(data: bytes) -> tuple[str | None, bytes, dict[str, str]]:
     while True:
         token = _PROLOG_TOKEN.match(data, position)
         if token and token.end() > position:
-            if not (_XML_DECLARATION.match(token.group()) and len(kept) > 1):
+            starts_output = len(kept) == 1  # nothing but the byte-order mark kept before it
+            if starts_output or not _XML_DECLARATION.match(token.group()):
                 kept.append(token.group())
             position = token.end()
         elif data.startswith(b"<!DOCTYPE", position):

@@ -435,12 +435,12 @@ _PG_ARRAY_TYPES = (
 
 
 def store_reading_levels(items) -> int:
-    """Rate saved `items` (ContentItem or ItemText) in one multi-row INSERT; items already
-    rated are left as they are. The pool calls it for the new items of a refresh."""
+    """Rate saved `items` in one multi-row INSERT; items already rated are left as they are.
+    The pool calls it for the new items of a refresh."""
     created = connection.ops.adapt_datetimefield_value(timezone.now())
     rows = []
     for item in items:
-        text = item if isinstance(item, ItemText) else ItemText.of(item)
+        text = ItemText.of(item)
         try:
             result = text.rate()
         except Exception:  # a rating bug must not cost a refresh its items

@@ -106,28 +106,34 @@ def _head(markup: str, limit: int) -> str:
     return head
 
 
+def _text_head_first(markup: str, limit: int | None, to_text) -> str:
+    """`to_text(markup)`, or with `limit` the text of just the start of long `markup` when
+    that already holds `limit` characters."""
+    if limit and len(markup) > limit * _PREFIX_PER_TEXT_CHAR:
+        text = to_text(_head(markup, limit))
+        if len(text) >= limit:
+            return text
+    return to_text(markup)
+
+
 def html_to_text(fragment: str, *, limit: int | None = None) -> str:
     """Plain text for titles, summaries and scoring: tags removed, entities decoded once. With
     `limit`, at least the first `limit` characters of it (all of it when shorter)."""
     if not fragment:
         return ""
-    if limit and len(fragment) > limit * _PREFIX_PER_TEXT_CHAR:
-        text = html_to_text(_head(fragment, limit))
-        if len(text) >= limit:
-            return text
-    # Keep block tags through the clean so they can become spaces ("<p>a</p><p>b</p>" is "a b").
-    return _text_of_cleaned(nh3.clean(fragment, tags=_BLOCK_TAGS, attributes={}))
+    return _text_head_first(fragment, limit, _text_of_fragment)
 
 
 def text_of_sanitized(cleaned: str, *, limit: int | None = None) -> str:
     """What html_to_text() gives for the fragment sanitize_html() turned into `cleaned`,
     without parsing it again: the allowlist keeps every block tag, and nh3's output is
     serialized the one way _TAG and _BLOCK_TAG expect."""
-    if limit and len(cleaned) > limit * _PREFIX_PER_TEXT_CHAR:
-        text = _text_of_cleaned(_head(cleaned, limit))
-        if len(text) >= limit:
-            return text
-    return _text_of_cleaned(cleaned)
+    return _text_head_first(cleaned, limit, _text_of_cleaned)
+
+
+def _text_of_fragment(fragment: str) -> str:
+    # Keep block tags through the clean so they can become spaces ("<p>a</p><p>b</p>" is "a b").
+    return _text_of_cleaned(nh3.clean(fragment, tags=_BLOCK_TAGS, attributes={}))
 
 
 def _text_of_cleaned(cleaned: str) -> str:
