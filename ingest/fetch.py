@@ -23,9 +23,10 @@ from urllib.parse import unquote, urljoin, urlsplit
 import httpcore
 import httpx
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from ingest import politeness
-from ingest.addresses import refused_address_reason
+from ingest.addresses import reason_label, refused_address_reason
 
 FEED_MAX_BYTES = 5 * 1024 * 1024
 PAGE_MAX_BYTES = 10 * 1024 * 1024
@@ -133,10 +134,19 @@ def _allowed_ports() -> set[int]:
     return {80, 443, *range(8000, 9000), *settings.FETCH_EXTRA_ALLOWED_PORTS}
 
 
+def _quoted(url: str) -> str:
+    """A URL as messages quote it: the first 200 characters, in Python's repr quotes."""
+    return repr(url[:200])
+
+
+def _invalid_host_message(url: str) -> str:
+    return _("The address %(address)s has an invalid host name.") % {"address": _quoted(url)}
+
+
 def _normalize_host(raw_host: str, url: str) -> str:
     host = unquote(raw_host).rstrip(".").lower()
     if not host or not host.isprintable() or any(ch in host for ch in "%\\@ /"):
-        raise FetchRefused(f"The address {url!r} has an invalid host name.", url=url)
+        raise FetchRefused(_invalid_host_message(url), url=url)
     # Numeric hosts in decimal, octal, hex or short form ("2130706433", "0x7f.1", "127.1") are
     # IPv4 addresses to browsers and to the resolver: turn them into dotted quads first.
     if all(ch in "0123456789abcdefx." for ch in host) and any(ch.isdigit() for ch in host):
@@ -147,39 +157,47 @@ def _normalize_host(raw_host: str, url: str) -> str:
     try:
         return host.encode("idna").decode("ascii")
     except UnicodeError:
-        raise FetchRefused(f"The address {url!r} has an invalid host name.", url=url) from None
+        raise FetchRefused(_invalid_host_message(url), url=url) from None
 
 
 def parse_target(url: str) -> Target:
     """Validate a URL against the policy's syntax rules (no network) and split it."""
     if not isinstance(url, str) or not url:
-        raise FetchRefused("The address is empty.", url=str(url))
+        raise FetchRefused(_("The address is empty."), url=str(url))
     if any(ord(ch) < 0x21 or 0x7F <= ord(ch) <= 0x9F or ch == "\\" for ch in url):
         # Backslashes and control characters are where URL parsers disagree.
         raise FetchRefused(
-            f"The address {url[:200]!r} contains spaces, control characters or backslashes.",
+            _("The address %(address)s contains spaces, control characters or backslashes.")
+            % {"address": _quoted(url)},
             url=url,
         )
     try:
         parts = urlsplit(url)
         port = parts.port
     except ValueError:
-        raise FetchRefused(f"The address {url[:200]!r} is not a valid URL.", url=url) from None
+        raise FetchRefused(
+            _("The address %(address)s is not a valid URL.") % {"address": _quoted(url)}, url=url
+        ) from None
     scheme = parts.scheme.lower()
     if scheme not in DEFAULT_PORTS:
         raise FetchRefused(
-            f"Only http and https addresses can be fetched, not {scheme or 'none'!r}.", url=url
+            _("Only http and https addresses can be fetched, not %(scheme)s.")
+            % {"scheme": repr(scheme or "none")},
+            url=url,
         )
     if "@" in parts.netloc:
-        raise FetchRefused("Addresses with a user name or password are not fetched.", url=url)
+        raise FetchRefused(_("Addresses with a user name or password are not fetched."), url=url)
     if parts.hostname is None:
-        raise FetchRefused(f"The address {url[:200]!r} has no host.", url=url)
+        raise FetchRefused(
+            _("The address %(address)s has no host.") % {"address": _quoted(url)}, url=url
+        )
     host = _normalize_host(parts.hostname, url)
     # Not `port or default`: an explicit ":0" must be refused, not quietly fetched from 80.
     port = port if port is not None else DEFAULT_PORTS[scheme]
     if port not in _allowed_ports() and host not in settings.FETCH_TEST_ONLY_LOOPBACK_HOSTS:
         raise FetchRefused(
-            f"Port {port} is not allowed; Tidings fetches from ports 80, 443 and 8000-8999.",
+            _("Port %(port)s is not allowed; Tidings fetches from ports 80, 443 and 8000-8999.")
+            % {"port": port},
             url=url,
         )
     path = parts.path or "/"
@@ -202,11 +220,14 @@ def resolve_checked(target: Target) -> str:
             )
         except (socket.gaierror, UnicodeError):
             raise ConnectionFailed(
-                f"The host {target.host!r} could not be found.", url=target.url
+                _("The host %(host)s could not be found.") % {"host": repr(target.host)},
+                url=target.url,
             ) from None
         addresses = list(dict.fromkeys(ipaddress.ip_address(a[4][0]) for a in answers))
     if not addresses:
-        raise ConnectionFailed(f"The host {target.host!r} has no address.", url=target.url)
+        raise ConnectionFailed(
+            _("The host %(host)s has no address.") % {"host": repr(target.host)}, url=target.url
+        )
     test_host = target.host in settings.FETCH_TEST_ONLY_LOOPBACK_HOSTS
     for address in addresses:
         if test_host and address.is_loopback:
@@ -214,8 +235,11 @@ def resolve_checked(target: Target) -> str:
         reason = refused_address_reason(address)
         if reason:
             raise FetchRefused(
-                f"The host {target.host!r} resolves to a {reason} address ({address}), "
-                "which Tidings never fetches from.",
+                _(
+                    "The host %(host)s resolves to a %(reason)s address (%(address)s), which "
+                    "Tidings never fetches from."
+                )
+                % {"host": repr(target.host), "reason": reason_label(reason), "address": address},
                 url=target.url,
             )
     return str(addresses[0])
@@ -391,7 +415,8 @@ def _send_once(
         declared = response.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > max_bytes:
             raise ResponseTooLarge(
-                f"The response is {int(declared):,} bytes; the limit is {max_bytes:,}.",
+                _("The response is %(size)s bytes; the limit is %(limit)s.")
+                % {"size": f"{int(declared):,}", "limit": f"{max_bytes:,}"},
                 url=target.url,
             )
         chunks: list[bytes] = []
@@ -400,11 +425,14 @@ def _send_once(
             received += len(chunk)
             if received > max_bytes:
                 raise ResponseTooLarge(
-                    f"The response is larger than the {max_bytes:,}-byte limit.", url=target.url
+                    _("The response is larger than the %(limit)s-byte limit.")
+                    % {"limit": f"{max_bytes:,}"},
+                    url=target.url,
                 )
             if time.monotonic() > deadline:
                 raise FetchTimeout(
-                    f"The server took longer than {TOTAL_DEADLINE_SECONDS:.0f} s to answer.",
+                    _("The server took longer than %(seconds)s s to answer.")
+                    % {"seconds": f"{TOTAL_DEADLINE_SECONDS:.0f}"},
                     url=target.url,
                 )
             chunks.append(chunk)
@@ -450,7 +478,7 @@ def fetch(
         while True:
             target = parse_target(current)
             if hops and urlsplit(hops[-1]).scheme == "https" and target.scheme == "http":
-                raise FetchRefused("A redirect from https to http was refused.", url=current)
+                raise FetchRefused(_("A redirect from https to http was refused."), url=current)
             address = resolve_checked(target)
             try:
                 with politeness.turn(target.host, deadline=deadline):
@@ -460,53 +488,71 @@ def fetch(
             except politeness.HostBusy as busy:
                 if busy.retry_after is not None:
                     raise HostCoolingDown(
-                        f"{target.host} asked Tidings to wait; it is not contacted for another "
-                        f"{busy.retry_after} s.",
+                        _(
+                            "%(host)s asked Tidings to wait; it is not contacted for another "
+                            "%(seconds)s s."
+                        )
+                        % {"host": target.host, "seconds": busy.retry_after},
                         url=current,
                         retry_after=busy.retry_after,
                     ) from None
                 raise FetchTimeout(
-                    f"{target.host} was busy with other requests from Tidings until the "
-                    f"{TOTAL_DEADLINE_SECONDS:.0f} s deadline.",
+                    _(
+                        "%(host)s was busy with other requests from Tidings until the "
+                        "%(seconds)s s deadline."
+                    )
+                    % {"host": target.host, "seconds": f"{TOTAL_DEADLINE_SECONDS:.0f}"},
                     url=current,
                 ) from None
             except httpx.TimeoutException:
                 raise FetchTimeout(
-                    f"The server at {target.host} did not answer in time.", url=current
+                    _("The server at %(host)s did not answer in time.") % {"host": target.host},
+                    url=current,
                 ) from None
             except httpx.DecodingError as exc:
                 raise FetchError(
-                    f"The response from {target.host} could not be decoded: {exc}", url=current
+                    _("The response from %(host)s could not be decoded: %(error)s")
+                    % {"host": target.host, "error": exc},
+                    url=current,
                 ) from None
             except httpx.ConnectError as exc:
                 if isinstance(exc.__context__, ssl.SSLError) or "SSL" in str(exc):
                     raise TLSFailure(
-                        f"The secure connection to {target.host} failed: {exc}", url=current
+                        _("The secure connection to %(host)s failed: %(error)s")
+                        % {"host": target.host, "error": exc},
+                        url=current,
                     ) from None
                 raise ConnectionFailed(
-                    f"Could not connect to {target.host}: {exc}", url=current
+                    _("Could not connect to %(host)s: %(error)s")
+                    % {"host": target.host, "error": exc},
+                    url=current,
                 ) from None
             except httpx.HTTPError as exc:
                 raise ConnectionFailed(
-                    f"The connection to {target.host} failed: {exc}", url=current
+                    _("The connection to %(host)s failed: %(error)s")
+                    % {"host": target.host, "error": exc},
+                    url=current,
                 ) from None
             if response.status_code in REDIRECTS:
                 location = response.headers.get("location", "")
                 if not location:
                     raise HTTPStatusError(
-                        "The server sent a redirect without a Location.",
+                        _("The server sent a redirect without a Location."),
                         url=current,
                         status=response.status_code,
                     )
                 if len(hops) >= MAX_REDIRECTS:
-                    raise FetchRefused(f"More than {MAX_REDIRECTS} redirects; gave up.", url=url)
+                    raise FetchRefused(
+                        _("More than %(count)s redirects; gave up.") % {"count": MAX_REDIRECTS},
+                        url=url,
+                    )
                 all_hops_permanent = (
                     all_hops_permanent and response.status_code in PERMANENT_REDIRECTS
                 )
                 hops.append(current)
                 current = urljoin(current, location)
                 if current in hops:
-                    raise FetchRefused("The redirects go round in a loop.", url=url)
+                    raise FetchRefused(_("The redirects go round in a loop."), url=url)
                 # Only a chain of permanent redirects moves the stored URL; one temporary hop
                 # anywhere means the source may come back.
                 permanent_target = current if all_hops_permanent else None
@@ -518,7 +564,7 @@ def fetch(
                 if status == 429 or (status == 503 and retry_after is not None):
                     politeness.note_retry_after(target.host, retry_after)
                 raise HTTPStatusError(
-                    f"The server answered HTTP {status}.",
+                    _("The server answered HTTP %(status)s.") % {"status": status},
                     url=current,
                     status=status,
                     retry_after=retry_after,

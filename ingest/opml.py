@@ -19,9 +19,10 @@ from email.utils import format_datetime
 import defusedxml.ElementTree as DefusedET
 from defusedxml import DefusedXmlException
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from ingest import fetch
-from ingest.addresses import refused_address_reason
+from ingest.addresses import reason_label, refused_address_reason
 from ingest.canonical import InvalidURL, canonicalize_url
 from ingest.library import SourceSpec, add_sources_to_library
 from ingest.models import Source, UserSource, config_hash
@@ -122,31 +123,39 @@ def parse_opml(data: bytes) -> list[Outline]:
     Raises OPMLError for a file that cannot be imported at all."""
     if len(data) > MAX_OPML_BYTES:
         raise OPMLError(
-            f"The file is {len(data):,} bytes; OPML files of at most {MAX_OPML_BYTES:,} bytes "
-            "(1 MB) can be imported.",
+            _(
+                "The file is %(size)s bytes; OPML files of at most %(limit)s bytes (1 MB) can be "
+                "imported."
+            )
+            % {"size": f"{len(data):,}", "limit": f"{MAX_OPML_BYTES:,}"},
             code="too_large",
         )
     if not data.strip():
-        raise OPMLError("The file is empty.", code="empty")
+        raise OPMLError(_("The file is empty."), code="empty")
     try:
         # forbid_dtd: OPML has no use for a DTD, and refusing it outright also refuses entity
         # bombs (billion laughs) and external entities (XXE) before anything is expanded.
         root = DefusedET.fromstring(data, forbid_dtd=True)
     except DefusedXmlException:
         raise OPMLError(
-            "The file declares a DTD or XML entities, which are refused (they are how entity "
-            "bombs and external-entity attacks work). Export the OPML again without them.",
+            _(
+                "The file declares a DTD or XML entities, which are refused (they are how entity "
+                "bombs and external-entity attacks work). Export the OPML again without them."
+            ),
             code="forbidden_xml",
         ) from None
     except ET.ParseError as exc:
-        raise OPMLError(f"The file is not well-formed XML ({exc}).", code="not_xml") from None
+        raise OPMLError(
+            _("The file is not well-formed XML (%(error)s).") % {"error": exc}, code="not_xml"
+        ) from None
     if _local_name(root.tag) != "opml":
         hint = ""
         if _local_name(root.tag) in ("rss", "feed", "rdf"):
-            hint = " It looks like a feed: add its address as a source instead."
+            hint = " " + _("It looks like a feed: add its address as a source instead.")
         raise OPMLError(
-            f"The file is XML but not OPML: its root element is <{_local_name(root.tag)}>, "
-            f"not <opml>.{hint}",
+            _("The file is XML but not OPML: its root element is <%(root)s>, not <opml>.")
+            % {"root": _local_name(root.tag)}
+            + hint,
             code="not_opml",
         )
     body = next((child for child in root if _local_name(child.tag) == "body"), None)
@@ -161,8 +170,11 @@ def parse_opml(data: bytes) -> list[Outline]:
         if url:
             if len(outlines) >= MAX_OPML_FEEDS:
                 raise OPMLError(
-                    f"The file lists more than {MAX_OPML_FEEDS:,} feeds; import at most "
-                    f"{MAX_OPML_FEEDS:,} at a time (split the file).",
+                    _(
+                        "The file lists more than %(limit)s feeds; import at most %(limit)s at "
+                        "a time (split the file)."
+                    )
+                    % {"limit": f"{MAX_OPML_FEEDS:,}"},
                     code="too_many_feeds",
                 )
             outlines.append(
@@ -175,7 +187,7 @@ def parse_opml(data: bytes) -> list[Outline]:
         stack.extend(reversed(element))
     if not outlines:
         raise OPMLError(
-            'The file has no feeds to import: no <outline> in its <body> has an "xmlUrl".',
+            _('The file has no feeds to import: no <outline> in its <body> has an "xmlUrl".'),
             code="no_outlines",
         )
     return outlines
@@ -186,6 +198,10 @@ def parse_opml(data: bytes) -> list[Outline]:
 
 class RefusedURL(Exception):
     """One outline's address is refused; the message says why and goes into the report."""
+
+
+def _too_long_message() -> str:
+    return _("The address is longer than %(limit)s characters.") % {"limit": f"{MAX_URL_LENGTH:,}"}
 
 
 def _is_loopback_name(host: str) -> bool:
@@ -200,7 +216,7 @@ def check_feed_url(url: str) -> str:
     Syntax only (no DNS): a host name that resolves into private space is refused later, by
     the fetcher, on the address it actually connects to."""
     if len(url) > MAX_URL_LENGTH:
-        raise RefusedURL(f"The address is longer than {MAX_URL_LENGTH:,} characters.")
+        raise RefusedURL(_too_long_message())
     try:
         target = fetch.parse_target(url)
     except fetch.FetchError as exc:
@@ -214,14 +230,15 @@ def check_feed_url(url: str) -> str:
         reason = "loopback"
     if reason:
         raise RefusedURL(
-            f"The host {target.host!r} is a {reason} address, which Tidings never fetches from."
+            _("The host %(host)s is a %(reason)s address, which Tidings never fetches from.")
+            % {"host": repr(target.host), "reason": reason_label(reason)}
         )
     try:
         canonical = canonicalize_url(url)
     except InvalidURL as exc:
-        raise RefusedURL(f"The address is not a valid URL: {exc}.") from None
+        raise RefusedURL(_("The address is not a valid URL: %(error)s.") % {"error": exc}) from None
     if len(canonical) > MAX_URL_LENGTH:
-        raise RefusedURL(f"The address is longer than {MAX_URL_LENGTH:,} characters.")
+        raise RefusedURL(_too_long_message())
     return canonical
 
 

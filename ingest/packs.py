@@ -255,7 +255,10 @@ def get_pack(key: str) -> Pack:
         return PACKS_BY_KEY[key]
     except (KeyError, TypeError):
         choices = ", ".join(PACKS_BY_KEY)
-        raise PackError(f"Unknown source pack {key!r}. Choose one of {choices}.") from None
+        raise PackError(
+            _("Unknown source pack %(key)s. Choose one of %(choices)s.")
+            % {"key": repr(key), "choices": choices}
+        ) from None
 
 
 def pack_states(user) -> list[PackState]:

@@ -7,6 +7,7 @@ from datetime import datetime
 from pathlib import Path
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from ingest import fetch
 from ingest.feeds import FeedParseError, discover_feed_links, looks_like_html, parse_feed
@@ -47,7 +48,7 @@ def _fetch_feed(url: str) -> tuple[str, fetch.FetchResult]:
         links = discover_feed_links(result.content, base_url=result.url)
         if not links:
             raise SourceError(
-                'This page is not a feed and does not link to one (no <link rel="alternate">).',
+                _('This page is not a feed and does not link to one (no <link rel="alternate">).'),
                 code="no_feed",
             )
         feed_url = links[0]
@@ -65,7 +66,9 @@ def ensure_feed_source(url: str, *, now: datetime) -> tuple[Source, RefreshOutco
     """
     url = (url or "").strip()
     if not url:
-        raise SourceError("Enter the address of a feed or of a site that has one.", code="required")
+        raise SourceError(
+            _("Enter the address of a feed or of a site that has one."), code="required"
+        )
     try:
         fetch.parse_target(url)
     except fetch.FetchError as exc:
@@ -77,7 +80,9 @@ def ensure_feed_source(url: str, *, now: datetime) -> tuple[Source, RefreshOutco
     try:
         parsed = parse_feed(result.content, base_url=result.url)
     except FeedParseError as exc:
-        raise SourceError(f"This address does not serve a readable feed: {exc}") from None
+        raise SourceError(
+            _("This address does not serve a readable feed: %(error)s") % {"error": exc}
+        ) from None
     source = feed_source_for_url(feed_url)
     if source is not None:
         return source, None
