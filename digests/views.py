@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import OuterRef, Subquery
@@ -17,6 +19,7 @@ from digests.models import Run, Subscription
 from digests.schedule import ScheduleError, next_runs
 from digests.tasks import enqueue_run
 from digests.usage import usage_this_month
+from inbox.api_throttling import wait_before_another
 from inbox.models import UserPreference
 from ingest.models import UserSource
 
@@ -186,6 +189,17 @@ def run_retry(request, subscription_id: int, run_id: int):
 @login_required
 def subscription_preview(request, subscription_id: int):
     subscription = _owned(request, subscription_id)
+    # A preview runs the whole selection pipeline: limited like the API's preview.
+    wait = wait_before_another(request, "subscription_preview")
+    if wait is not None:
+        response = render(
+            request,
+            "digests/preview.html",
+            {"subscription": subscription, "retry_minutes": math.ceil(wait / 60)},
+            status=429,
+        )
+        response["Retry-After"] = str(math.ceil(wait))
+        return response
     selection = runner.preview(subscription, now=timezone.now())
     return render(
         request, "digests/preview.html", {"subscription": subscription, "selection": selection}

@@ -7,6 +7,8 @@ the live `api_settings` each time. The view names its rate with `throttle_scope`
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle
 
@@ -24,3 +26,13 @@ class ScopedIPRateThrottle(LiveScopedRateThrottle):
 
     def get_cache_key(self, request, view):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+def wait_before_another(request, scope: str) -> float | None:
+    """For console views: count this request against the API allowance named `scope` (the same
+    cache keys as the API view with that `throttle_scope`, so a user's console and API share
+    one allowance). None when the request may go ahead, else the seconds to wait."""
+    throttle = LiveScopedRateThrottle()
+    if throttle.allow_request(request, SimpleNamespace(throttle_scope=scope)):
+        return None
+    return throttle.wait() or 1.0

@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 import time_machine
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -16,6 +17,8 @@ from digests import runner
 from digests.models import Run, Subscription
 from digests.subscriptions import create_subscription, request_manual_run
 from inbox.models import UserPreference
+from tests.conftest import api_client_for
+from tests.digests.test_api_engine import rates
 from tests.factories import add_item
 
 
@@ -232,6 +235,30 @@ def test_preview_offers_to_run_now(console, alice, now):
     body = console.get(reverse("digests:preview", args=[subscription.pk])).content.decode()
     assert f'action="{reverse("digests:run_now", args=[subscription.pk])}"' in body
     assert "No items from your sources or topic in the content window yet." in body
+
+
+def test_preview_is_rate_limited_and_shares_the_apis_allowance(console, alice, bob, now):
+    mine, theirs = subscribe(alice, now), subscribe(bob, now)
+    preview = reverse("digests:preview", args=[mine.pk])
+    with rates(subscription_preview="3/hour"):
+        for _ in range(2):
+            assert console.get(preview).status_code == 200
+        # The API's preview draws on the same allowance as the console's.
+        assert (
+            api_client_for(alice).get(f"/api/v1/subscriptions/{mine.pk}/preview").status_code == 200
+        )
+
+        response = console.get(preview)
+
+        assert response.status_code == 429
+        assert 0 < int(response["Retry-After"]) <= 3600
+        body = response.content.decode()
+        assert "You have previewed often in a short time. Try again in" in body
+        assert "candidates" not in body  # no selection ran
+        # Bob has his own allowance.
+        client = Client()
+        client.force_login(bob)
+        assert client.get(reverse("digests:preview", args=[theirs.pk])).status_code == 200
 
 
 def test_someone_elses_subscription_pages_are_not_found(client, bob, alice, now):
