@@ -3,7 +3,8 @@
 One refresh is one batch and costs the same number of queries for 2 entries or 2,000: read the
 known items, update them, insert the new ones and their reading levels, link all to the source,
 store the new items' simhash bands, look up soft and near duplicates, settle their clusters
-(ingest/dedup.py).
+(ingest/dedup.py), and pick a cluster's winner again when another source carries one of its
+filtered copies.
 
 New rows are written with one multi-row statement per table (ingest/bulk.py).
 """
@@ -121,10 +122,11 @@ def _insert_items(items: list[ContentItem]) -> dict[str, int]:
     return inserted
 
 
-def _insert_sightings(rows: list[tuple[int, int, str, datetime, bool]]) -> None:
-    """(item id, source id, entry id, first seen, baseline); pairs already linked are kept."""
+def _insert_sightings(rows: list[tuple[int, int, str, datetime, bool]]) -> set[int]:
+    """(item id, source id, entry id, first seen, baseline); pairs already linked are kept.
+    Returns the ids of the items this inserted a sighting for."""
     adapt = connection.ops.adapt_datetimefield_value
-    bulk.insert_rows(
+    inserted = bulk.insert_rows(
         ContentItemSource._meta.db_table,
         ["item_id", "source_id", "entry_id", "first_seen_at", "baseline"],
         ["bigint[]", "bigint[]", "varchar[]", "timestamptz[]", "boolean[]"],
@@ -132,8 +134,9 @@ def _insert_sightings(rows: list[tuple[int, int, str, datetime, bool]]) -> None:
             (item, source, entry, adapt(when), baseline)
             for item, source, entry, when, baseline in rows
         ],
-        tail="ON CONFLICT DO NOTHING",
+        tail="ON CONFLICT DO NOTHING RETURNING item_id",
     )
+    return {item_id for (item_id,) in inserted}
 
 
 def upsert_entries(
@@ -176,6 +179,7 @@ def upsert_entries(
                 "published_at",
                 "full_text_at",
                 "simhash",
+                "cluster_id",
             )
         }
         # Known items whose text changed are fingerprinted again, unless full text (a better
@@ -253,7 +257,7 @@ def upsert_entries(
                     )
                 ).values_list("canonical_url_hash", "id")
             )
-        _insert_sightings(
+        newly_seen = _insert_sightings(
             [
                 (ids[digest], source.pk, entry.entry_id, now, baseline)
                 for digest, entry in by_hash.items()
@@ -263,9 +267,20 @@ def upsert_entries(
 
         placed = {inserted[d]: fp for d, fp in fingerprints.items() if d in inserted}
         neardup.store_bands(placed | refingerprinted, replace=list(refingerprinted))
-        links = neardup.near_matches(placed | refingerprinted) + soft_matches(
-            {item.pk: item.normalized_title for item in new_items if item.pk is not None},
-            now=now,
+        # A filtered copy that one more source now carries may have become its cluster's
+        # best (the winner is the copy with the highest source priority): pick again.
+        seen_again_in_cluster = [
+            (item.pk, item.cluster_id)
+            for item in existing.values()
+            if item.pk in newly_seen and item.cluster_id not in (None, item.pk)
+        ]
+        links = (
+            seen_again_in_cluster
+            + neardup.near_matches(placed | refingerprinted)
+            + soft_matches(
+                {item.pk: item.normalized_title for item in new_items if item.pk is not None},
+                now=now,
+            )
         )
         resolve_clusters(links)
         counts.deduped += len({item_id for item_id, _other in links if item_id in placed})

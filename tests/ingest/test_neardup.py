@@ -270,6 +270,36 @@ def test_a_better_copy_joining_later_takes_over_and_statuses_follow(db, now):
     }
 
 
+def test_a_filtered_copy_carried_by_a_better_source_later_becomes_the_winner(db, now):
+    (wire,) = ingest(source(0), entry(TITLE, STORY, slug="wire"), now=now)
+    (herald,) = ingest(source(0), entry(TITLE + " - Daily Herald", STORY, slug="herald"), now=now)
+    assert (fresh(wire).status, fresh(herald).status) == ("active", "filtered")
+
+    # A better source links the Herald's copy (same URL): that copy now has the best source.
+    counts = upsert_entries(
+        source(10),
+        [entry(TITLE + " - Daily Herald", STORY, slug="herald")],
+        now=now + timedelta(hours=1),
+    )
+
+    assert (counts.inserted, counts.deduped) == (0, 0)
+    rows = {i.pk: (i.cluster_id, i.status) for i in ContentItem.objects.all()}
+    assert rows == {wire.pk: (herald.pk, "filtered"), herald.pk: (herald.pk, "active")}
+
+
+def test_a_filtered_copy_seen_again_by_its_own_source_changes_nothing(
+    db, now, django_assert_max_num_queries
+):
+    wire, herald = source(0), source(0)
+    ingest(wire, entry(TITLE, STORY, slug="wire"), now=now)
+    ingest(herald, entry(TITLE + " - Daily Herald", STORY, slug="herald"), now=now)
+    before = {i.pk: (i.cluster_id, i.status) for i in ContentItem.objects.all()}
+
+    upsert_entries(herald, [entry(TITLE + " - Daily Herald", STORY, slug="herald")], now=now)
+
+    assert {i.pk: (i.cluster_id, i.status) for i in ContentItem.objects.all()} == before
+
+
 def test_filtered_copies_are_kept_but_are_not_candidates(db, now):
     items = ingest(
         source(),
