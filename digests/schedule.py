@@ -15,6 +15,7 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from croniter import CroniterBadDateError, CroniterError, croniter
+from django.utils.translation import gettext as _
 
 MACROS = {
     "@yearly": "0 0 1 1 *",
@@ -43,40 +44,49 @@ def validate_timezone(name: str) -> ZoneInfo:
     # Exact names only: callers store what they validated, so "UTC " must not pass as "UTC".
     if isinstance(name, str) and name != name.strip() and name.strip() in _ALL_ZONES:
         raise ScheduleError(
-            "timezone", f"{name!r} has spaces around it; the time zone is {name.strip()!r}."
+            "timezone",
+            _("%(name)s has spaces around it; the time zone is %(stripped)s.")
+            % {"name": repr(name), "stripped": repr(name.strip())},
         )
     if not isinstance(name, str) or name not in _ALL_ZONES:
         raise ScheduleError(
             "timezone",
-            f"{name or '(empty)'!r} is not an IANA time zone name (for example Europe/Berlin).",
+            _("%(name)s is not an IANA time zone name (for example Europe/Berlin).")
+            % {"name": repr(name or "(empty)")},
         )
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        raise ScheduleError("timezone", f"{name!r} is not an IANA time zone name.") from None
+        raise ScheduleError(
+            "timezone", _("%(name)s is not an IANA time zone name.") % {"name": repr(name)}
+        ) from None
 
 
 def normalize_cron(expression: str) -> str:
     """Return the expression with macros expanded; raise ScheduleError saying why it is bad."""
     if expression is not None and not isinstance(expression, str):
-        raise ScheduleError("cron", "A cron expression must be text, e.g. '0 8 * * *'.")
+        raise ScheduleError("cron", _("A cron expression must be text, e.g. '0 8 * * *'."))
     expression = " ".join((expression or "").split())
     if not expression:
-        raise ScheduleError("cron", "A cron expression is required, e.g. '0 8 * * *'.")
+        raise ScheduleError("cron", _("A cron expression is required, e.g. '0 8 * * *'."))
     lowered = expression.lower()
     if lowered.startswith("@"):
         if lowered not in MACROS:
             raise ScheduleError(
                 "cron",
-                f"Unknown macro {expression!r}; use one of {', '.join(sorted(MACROS))}.",
+                _("Unknown macro %(macro)s; use one of %(choices)s.")
+                % {"macro": repr(expression), "choices": ", ".join(sorted(MACROS))},
             )
         return MACROS[lowered]
     fields = expression.split(" ")
     if len(fields) not in (5, 6):
         raise ScheduleError(
             "cron",
-            f"A cron expression has 5 fields (minute hour day month weekday) or 6 with seconds "
-            f"first; {expression!r} has {len(fields)}.",
+            _(
+                "A cron expression has 5 fields (minute hour day month weekday) or 6 with "
+                "seconds first; %(expression)s has %(count)s."
+            )
+            % {"expression": repr(expression), "count": len(fields)},
         )
     try:
         croniter(
@@ -84,11 +94,15 @@ def normalize_cron(expression: str) -> str:
         ).get_next(datetime)
     except CroniterBadDateError:
         raise ScheduleError(
-            "cron", f"{expression!r} never fires: no calendar date matches it (e.g. 30 February)."
+            "cron",
+            _("%(expression)s never fires: no calendar date matches it (e.g. 30 February).")
+            % {"expression": repr(expression)},
         ) from None
     except (CroniterError, ValueError, KeyError) as exc:
         raise ScheduleError(
-            "cron", f"{expression!r} is not a valid cron expression: {exc}."
+            "cron",
+            _("%(expression)s is not a valid cron expression: %(error)s.")
+            % {"expression": repr(expression), "error": exc},
         ) from None
     return expression
 
@@ -190,7 +204,7 @@ def next_run_after(expression: str, timezone_name: str, after: datetime) -> date
 def next_runs(expression: str, timezone_name: str, after: datetime, count: int) -> list[datetime]:
     runs: list[datetime] = []
     cursor = after
-    for _ in range(count):
+    for _position in range(count):
         cursor = next_run_after(expression, timezone_name, cursor)
         runs.append(cursor)
     return runs

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from digests.models import MAX_ITEMS_HARD_CAP, Run, Subscription, SubscriptionSource
 from digests.schedule import ScheduleError, next_run_after, normalize_cron, validate_timezone
@@ -102,19 +103,23 @@ class SubscriptionInputError(Exception):
         self.errors = errors
 
 
+def _choose_one_of(choices) -> str:
+    return _("Choose one of %(choices)s.") % {"choices": ", ".join(choices)}
+
+
 def _keywords(value, field: str, errors: dict) -> list[str]:
     if value in (None, ""):
         return []
     if isinstance(value, str):
         value = value.split(",")
     if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
-        errors[field] = "Must be a list of words or phrases (or one comma-separated string)."
+        errors[field] = _("Must be a list of words or phrases (or one comma-separated string).")
         return []
     cleaned = list(dict.fromkeys(v.strip() for v in value if v.strip()))
     if len(cleaned) > 30:
-        errors[field] = "At most 30 entries."
+        errors[field] = _("At most 30 entries.")
     elif any(len(v) > 100 for v in cleaned):
-        errors[field] = "Each entry is at most 100 characters."
+        errors[field] = _("Each entry is at most 100 characters.")
     return cleaned
 
 
@@ -122,10 +127,17 @@ def _int_in_range(value, field, low, high, errors) -> int | None:
     try:
         number = int(value)
     except (TypeError, ValueError):
-        errors[field] = f"Must be a whole number from {low} to {high}."
+        errors[field] = _("Must be a whole number from %(low)s to %(high)s.") % {
+            "low": low,
+            "high": high,
+        }
         return None
     if not low <= number <= high:
-        errors[field] = f"Must be from {low} to {high}; got {number}."
+        errors[field] = _("Must be from %(low)s to %(high)s; got %(number)s.") % {
+            "low": low,
+            "high": high,
+            "number": number,
+        }
         return None
     return number
 
@@ -139,21 +151,21 @@ def clean_input(data: dict, *, user, now: datetime, instance: Subscription | Non
 
     if "length" in data and data["length"] not in (None, ""):
         if data["length"] not in LENGTH_PRESETS:
-            errors["length"] = f"Choose one of {', '.join(LENGTH_PRESETS)}."
+            errors["length"] = _choose_one_of(LENGTH_PRESETS)
         else:
             data.setdefault("max_items", LENGTH_PRESETS[data["length"]])
 
     if creating or "name" in data:
         name = str(data.get("name") or "").strip()
         if not name:
-            errors["name"] = "A name is required."
+            errors["name"] = _("A name is required.")
         elif len(name) > 200:
-            errors["name"] = "At most 200 characters."
+            errors["name"] = _("At most %(count)s characters.") % {"count": 200}
         clean["name"] = name
     if creating or "topic" in data:
         topic = str(data.get("topic") or "").strip()
         if len(topic) > 500:
-            errors["topic"] = "At most 500 characters."
+            errors["topic"] = _("At most %(count)s characters.") % {"count": 500}
         clean["topic"] = topic
     for field in ("interests", "negative_keywords"):
         if field in data:
@@ -174,13 +186,11 @@ def clean_input(data: dict, *, user, now: datetime, instance: Subscription | Non
         )
     if "redelivery" in data:
         if data["redelivery"] not in Subscription.Redelivery.values:
-            errors["redelivery"] = f"Choose one of {', '.join(Subscription.Redelivery.values)}."
+            errors["redelivery"] = _choose_one_of(Subscription.Redelivery.values)
         clean["redelivery"] = data["redelivery"]
     if "language_mode" in data:
         if data["language_mode"] not in Subscription.LanguageMode.values:
-            errors["language_mode"] = (
-                f"Choose one of {', '.join(Subscription.LanguageMode.values)}."
-            )
+            errors["language_mode"] = _choose_one_of(Subscription.LanguageMode.values)
         clean["language_mode"] = data["language_mode"]
     if "tone" in data:
         clean["tone"] = str(data["tone"] or "").strip()[:32]
@@ -196,17 +206,18 @@ def clean_input(data: dict, *, user, now: datetime, instance: Subscription | Non
         locale = clean.get("output_locale", instance.output_locale if instance else "")
         fixed = mode == Subscription.LanguageMode.FIXED
         if locale and locale not in OUTPUT_LOCALES and ("output_locale" in data or fixed):
-            errors["output_locale"] = (
-                f"Choose one of {', '.join(OUTPUT_LOCALES)}; got {locale[:40]!r}."
-            )
+            errors["output_locale"] = _("Choose one of %(choices)s; got %(value)s.") % {
+                "choices": ", ".join(OUTPUT_LOCALES),
+                "value": repr(locale[:40]),
+            }
         elif fixed and not locale:
-            errors["output_locale"] = (
-                f"A fixed language needs an output_locale: one of {', '.join(OUTPUT_LOCALES)}."
-            )
+            errors["output_locale"] = _(
+                "A fixed language needs an output_locale: one of %(choices)s."
+            ) % {"choices": ", ".join(OUTPUT_LOCALES)}
     for field in ("summaries_enabled", "narrative_enabled"):
         if field in data:
             if not isinstance(data[field], bool):
-                errors[field] = "Must be true or false."
+                errors[field] = _("Must be true or false.")
             clean[field] = bool(data[field])
 
     # Schedule: a cron expression (with a timezone) or a one-off run_at.
@@ -230,21 +241,21 @@ def clean_input(data: dict, *, user, now: datetime, instance: Subscription | Non
             try:
                 run_at = datetime.fromisoformat(run_at)
             except ValueError:
-                errors["run_at"] = "Must be an ISO 8601 date and time."
+                errors["run_at"] = _("Must be an ISO 8601 date and time.")
                 run_at = None
         if run_at is not None and run_at.tzinfo is None:
-            errors["run_at"] = "Must include a UTC offset (or be chosen with a timezone)."
+            errors["run_at"] = _("Must include a UTC offset (or be chosen with a timezone).")
         elif run_at is not None and run_at <= now:
-            errors["run_at"] = "Must be in the future."
+            errors["run_at"] = _("Must be in the future.")
         clean["cron"] = ""
         clean["run_at"] = run_at
     elif creating or "cron" in data or "run_at" in data:
-        errors["cron"] = "Give a schedule: a cron expression, or a one-off run_at time."
+        errors["cron"] = _("Give a schedule: a cron expression, or a one-off run_at time.")
 
     if "source_ids" in data:
         ids = data["source_ids"] or []
         if not isinstance(ids, list | tuple) or not all(str(i).isdigit() for i in ids):
-            errors["source_ids"] = "Must be a list of source ids from your library."
+            errors["source_ids"] = _("Must be a list of source ids from your library.")
         else:
             wanted = {int(i) for i in ids}
             owned = set(
@@ -253,9 +264,9 @@ def clean_input(data: dict, *, user, now: datetime, instance: Subscription | Non
                 )
             )
             if wanted - owned:
-                errors["source_ids"] = (
-                    f"Not in your source library: {', '.join(map(str, sorted(wanted - owned)))}."
-                )
+                errors["source_ids"] = _("Not in your source library: %(ids)s.") % {
+                    "ids": ", ".join(map(str, sorted(wanted - owned)))
+                }
             clean["source_ids"] = sorted(wanted)
 
     topic = clean.get("topic", instance.topic if instance else "")
@@ -265,7 +276,7 @@ def clean_input(data: dict, *, user, now: datetime, instance: Subscription | Non
         instance is not None and source_ids is None and instance.sources.exists()
     )
     if creating and not (topic or interests or has_sources) and "name" not in errors:
-        errors["topic"] = "Give a topic, some interests, or at least one source."
+        errors["topic"] = _("Give a topic, some interests, or at least one source.")
     if errors:
         raise SubscriptionInputError(errors)
     return clean
@@ -306,7 +317,9 @@ def create_subscription(user, data: dict, *, now: datetime) -> Subscription:
 def create_from_template(user, key: str, *, now: datetime, timezone: str, source_ids=()):
     template = TEMPLATES.get(key)
     if template is None:
-        raise SubscriptionInputError({"template": f"Unknown template {key!r}."})
+        raise SubscriptionInputError(
+            {"template": _("Unknown template %(key)s.") % {"key": repr(key)}}
+        )
     return create_subscription(
         user,
         {
@@ -388,7 +401,7 @@ def retry_run(run: Run, *, now: datetime) -> Run:
     subscription = Subscription.objects.filter(pk=run.subscription_id).only("deleted_at").first()
     if subscription is None or subscription.deleted_at is not None:
         raise RunStateError(
-            "The subscription of this run was deleted; its runs cannot be retried.",
+            _("The subscription of this run was deleted; its runs cannot be retried."),
             status=run.status,
         )
     moved = Run.objects.filter(pk=run.pk, status=Run.Status.FAILED).update(
@@ -397,6 +410,7 @@ def retry_run(run: Run, *, now: datetime) -> Run:
     run.refresh_from_db()
     if not moved:
         raise RunStateError(
-            f"Only a failed run can be retried; this run is {run.status}.", status=run.status
+            _("Only a failed run can be retried; this run is %(status)s.") % {"status": run.status},
+            status=run.status,
         )
     return run

@@ -12,6 +12,7 @@ import secrets
 from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from inbox.models import ApiToken
 
@@ -35,12 +36,15 @@ def issue_token(user, name: str) -> tuple[ApiToken, str]:
     """Create a token; returns the row and the clear token, which is never stored."""
     name = (name or "").strip()
     if not name:
-        raise TokenError("Give the token a name, e.g. the script that will use it.")
+        raise TokenError(_("Give the token a name, e.g. the script that will use it."))
     if len(name) > 100:
-        raise TokenError("The name is at most 100 characters.")
+        raise TokenError(_("The name is at most 100 characters."))
     with transaction.atomic():
         if ApiToken.objects.filter(user=user, revoked_at__isnull=True).count() >= MAX_ACTIVE_TOKENS:
-            raise TokenError(f"At most {MAX_ACTIVE_TOKENS} active tokens; revoke one first.")
+            raise TokenError(
+                _("At most %(count)s active tokens; revoke one first.")
+                % {"count": MAX_ACTIVE_TOKENS}
+            )
         prefix = secrets.token_hex(6)
         clear = f"{TOKEN_PREFIX}_{prefix}_{secrets.token_urlsafe(32)}"
         token = ApiToken.objects.create(
