@@ -250,8 +250,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "inbox.api_errors.exception_handler",
-    "DEFAULT_PAGINATION_CLASS": "inbox.api_pagination.NewestFirstCursorPagination",
+    "EXCEPTION_HANDLER": "config.api.errors.exception_handler",
+    "DEFAULT_PAGINATION_CLASS": "config.api.pagination.NewestFirstCursorPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_THROTTLE_CLASSES": [
         "rest_framework.throttling.AnonRateThrottle",
@@ -260,7 +260,7 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "anon": env_str("API_ANON_RATE", "60/min"),
         "user": env_str("API_USER_RATE", "600/min"),
-        # Scoped throttles (inbox/api_throttling.py): a subscription preview runs the whole
+        # Scoped throttles (config/api/throttling.py): a subscription preview runs the whole
         # selection pipeline, so it is limited per user; the schedule preview is public.
         "subscription_preview": env_str("API_PREVIEW_RATE", "30/hour"),
         "schedule_preview": env_str("API_SCHEDULE_PREVIEW_RATE", "60/min"),
@@ -310,17 +310,18 @@ SEARXNG_URL = env_str("SEARXNG_URL")
 
 FETCH_USER_AGENT = env_str("FETCH_USER_AGENT", f"Tidings/0.1 (+{SITE_URL}; feed and page fetcher)")
 FETCH_EXTRA_ALLOWED_PORTS = [int(p) for p in env_list("FETCH_EXTRA_ALLOWED_PORTS")]
-# Politeness (ingest/politeness.py): at most 2 requests in flight per host, and at least this
-# long between the starts of two requests to one host. Shared across processes via the cache.
+# Politeness (ingest/fetching/politeness.py): at most 2 requests in flight per host, and at
+# least this long between the starts of two requests to one host. Shared across processes
+# via the cache.
 FETCH_HOST_MIN_INTERVAL_MS = env_int("FETCH_HOST_MIN_INTERVAL_MS", 1000, minimum=0)
-# Feeds fetched at once by one scheduled refresh batch (ingest.refresh.refresh_many).
+# Feeds fetched at once by one scheduled refresh batch (ingest.refresh.pipeline.refresh_many).
 REFRESH_CONCURRENCY = env_int("REFRESH_CONCURRENCY", 16, minimum=1)
-# Full text (ingest/extract.py): a run extracts the full text of its best FULLTEXT_TOP_K
+# Full text (ingest/text/extract.py): a run extracts the full text of its best FULLTEXT_TOP_K
 # candidates only (cost control, seed 000 §7.2); bodies above BODY_INLINE_MAX_BYTES (UTF-8)
-# are kept gzip-compressed in the default storage instead of the database (ingest/bodies.py).
+# are kept gzip-compressed in the default storage instead of the database (ingest/pool/bodies.py).
 FULLTEXT_TOP_K = env_int("FULLTEXT_TOP_K", 5, minimum=0)
 BODY_INLINE_MAX_BYTES = env_int("BODY_INLINE_MAX_BYTES", 64 * 1024, minimum=0)
-# Content scores (ingest/scores.py): items from these domains or their subdomains gain (allow)
+# Content scores (ingest/text/scores.py): items from these domains or their subdomains gain (allow)
 # or lose (deny) impact. Comma-separated domain names, e.g. "lwn.net,postgresql.org".
 SOURCE_REPUTATION_ALLOW = [d.lower().strip(".") for d in env_list("SOURCE_REPUTATION_ALLOW")]
 SOURCE_REPUTATION_DENY = [d.lower().strip(".") for d in env_list("SOURCE_REPUTATION_DENY")]

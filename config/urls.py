@@ -7,6 +7,6 @@ urlpatterns = [
     path("inbox/", include("inbox.urls")),
     path("subscriptions/", include("digests.urls")),
     path("sources/", include("ingest.urls")),
-    path("api/", include("config.api_urls")),
+    path("api/", include("config.api.urls")),
     path("admin/", admin.site.urls),
 ]

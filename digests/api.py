@@ -15,13 +15,13 @@ from rest_framework.response import Response
 from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
+from config.api.errors import APIConflictError, APIInputError
+from config.api.throttling import LiveScopedRateThrottle, ScopedIPRateThrottle
 from digests import runner, schedule, subscriptions
 from digests.models import Run, RunItem, Subscription
 from digests.schedule_words import describe_schedule
 from digests.tasks import enqueue_run
-from inbox.api_errors import APIConflictError, APIInputError
-from inbox.api_throttling import LiveScopedRateThrottle, ScopedIPRateThrottle
-from ingest.reading import LEVELS
+from ingest.text.reading import LEVELS
 
 
 class SubscriptionSerializer(serializers.ModelSerializer):

@@ -9,22 +9,19 @@ from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
-from rest_framework.permissions import IsAdminUser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api.errors import APIInputError
+from config.api.permissions import IsStaffToken
 from digests import combination_cache
-from inbox.api_errors import APIInputError
-from inbox.authentication import BearerTokenAuthentication
 
 _TRUE = {"1", "true", "yes"}
 _FALSE = {"", "0", "false", "no"}
 
 
 class StaffTokenAPIView(APIView):
-    # Tokens only: an operations endpoint for scripts; staff use the admin in a browser.
-    authentication_classes = [BearerTokenAuthentication]
-    permission_classes = [IsAdminUser]
+    permission_classes = [IsStaffToken]
 
 
 class CacheStatsView(StaffTokenAPIView):

@@ -12,7 +12,7 @@ from digests import runner, subscriptions
 from digests.models import Subscription
 from inbox.accounts import sign_up
 from ingest.demo_feeds import write_demo_feeds
-from ingest.sources import add_to_library, ensure_file_source
+from ingest.library.sources import add_to_library, ensure_file_source
 from topics.demo import publish_demo_topic
 
 DEMO_EMAIL = "demo@tidings.local"

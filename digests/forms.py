@@ -9,7 +9,7 @@ from django.utils.translation import pgettext_lazy
 
 from digests.subscriptions import LENGTH_PRESETS
 from inbox.forms import timezone_choices
-from ingest.reading import LEVEL_CHOICES
+from ingest.text.reading import LEVEL_CHOICES
 
 SCHEDULE_PRESETS = [
     ("daily", _("Every day at…")),

@@ -1,7 +1,7 @@
 """On-run sources (SPEC §6 step 2): fetched and upserted at the start of each run, metered.
 
 A source type that can be fetched per run registers a collector for its type (search does, in
-`ingest.search.register_on_run_collector()`, called when the ingest app is ready); the
+`ingest.search.service.register_on_run_collector()`, called when the ingest app is ready); the
 collector fetches through ingest, upserts into the pool and records each billable operation on
 the run's meter. Scoring then finds the fresh items in the pool like any others.
 

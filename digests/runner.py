@@ -24,11 +24,11 @@ from digests.models import Run, RunItem, Subscription, SubscriptionSource
 from digests.scoring import Interests, impact, overall, relevance
 from digests.summaries import TEMPLATE, template_narrative
 from inbox.models import UserContentState, UserPreference
-from ingest.extract import ensure_full_text_of_top
-from ingest.fulltext import search_pool
 from ingest.models import ContentItem
-from ingest.reading import reading_level_in
-from ingest.recent import id_set, recent_item_ids
+from ingest.pool.full_text import ensure_full_text_of_top
+from ingest.pool.levels import reading_level_in
+from ingest.pool.recent import id_set, recent_item_ids
+from ingest.pool.search_index import search_pool
 from topics.candidates import followed_topic_item_ids
 
 logger = logging.getLogger(__name__)
@@ -58,7 +58,7 @@ class Candidate:
     field: str | None
     redelivery: bool = False
     llm_reason: str = ""  # the model's one-line "why" (digests/relevance.py), when it ran
-    strengths: str = ""  # the item's strongest score parts in words (ingest/scores.py)
+    strengths: str = ""  # the item's strongest score parts in words (ingest/text/scores.py)
 
     def reason(self) -> str:
         """Why this item was picked, in the active language (the run's output locale)."""

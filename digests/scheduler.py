@@ -20,13 +20,13 @@ from digests.models import Run, Subscription
 from digests.runner import RUN_TIMEOUT
 from digests.schedule import ScheduleError, next_due_after_run
 from ingest.models import Source
-from ingest.refresh import claim_due_sources
+from ingest.refresh.pipeline import claim_due_sources
 
 logger = logging.getLogger(__name__)
 
 CLAIM_BATCH = 1000
 MAX_RUN_ATTEMPTS = 2
-# Claimed sources go to workers in batches this size (ingest.refresh.refresh_many fetches a
+# Claimed sources go to workers in batches this size (ingest.refresh.pipeline.refresh_many fetches a
 # batch concurrently). Small enough that a batch of worst-case 30 s fetches stays well inside
 # the task timeout.
 SOURCE_BATCH = 50

@@ -5,7 +5,7 @@
 Relevance comes from the subscription's interests matched in the item's fields (title counts
 most, then summary, then body); a negative keyword anywhere in title or summary excludes the
 item. Impact adds freshness (half-life 36 h) to the item's stored, source-based impact
-(ingest.scores.impact_at).
+(ingest.text.scores.impact_at).
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 # Impact is a content-level score (SPEC §4.7): its one formula, freshness included, lives with
-# the stored parts in ingest/scores.py.
-from ingest.scores import impact_at as impact  # noqa: F401
+# the stored parts in ingest/text/scores.py.
+from ingest.text.scores import impact_at as impact  # noqa: F401
 
 FIELD_BASE = {"title": 85, "summary": 70, "body": 55}
 EXTRA_TERM_BONUS = 5

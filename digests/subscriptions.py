@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from digests.models import MAX_ITEMS_HARD_CAP, Run, Subscription, SubscriptionSource
 from digests.schedule import ScheduleError, next_run_after, normalize_cron, validate_timezone
 from ingest.models import UserSource
-from ingest.reading import ReadingLevelError, clean_reading_levels
+from ingest.text.reading import ReadingLevelError, clean_reading_levels
 
 LENGTH_PRESETS = {"brief": 10, "standard": 20, "deep": 30}
 # Languages a brief can be written in when the subscription fixes one (SPEC §7).

@@ -13,13 +13,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_POST
 
+from config.api.throttling import wait_before_another
 from digests import runner, subscriptions
 from digests.forms import LENGTH_LABELS, SubscriptionForm, initial_for
 from digests.models import Run, Subscription
 from digests.schedule import ScheduleError, next_runs
 from digests.tasks import enqueue_run
 from digests.usage import usage_this_month
-from inbox.api_throttling import wait_before_another
 from inbox.models import UserPreference
 from ingest.models import UserSource
 

@@ -10,8 +10,8 @@ from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api.errors import APIInputError
 from digests.models import RunItem
-from inbox.api_errors import APIInputError
 from inbox.states import ACTIONS, UnknownAction, apply_action, states_by_hash
 
 

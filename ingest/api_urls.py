@@ -1,6 +1,10 @@
 from django.urls import path
 
-from ingest import api, api_crawl, api_pages, api_search, api_watch
+from ingest.crawl import api as api_crawl
+from ingest.library import api
+from ingest.pages import api as api_pages
+from ingest.search import api as api_search
+from ingest.watch import api as api_watch
 
 urlpatterns = [
     path("sources", api.SourceListView.as_view(), name="api-sources"),

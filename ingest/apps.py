@@ -4,7 +4,7 @@ from django.db.models.signals import post_migrate
 
 def _repair_fulltext_index(sender, using, **kwargs):
     # Altering the pool table on SQLite rebuilds it, dropping the full-text triggers.
-    from ingest.fulltext import ensure_index
+    from ingest.pool.search_index import ensure_index
 
     ensure_index(using)
 
@@ -16,6 +16,6 @@ class IngestConfig(AppConfig):
     def ready(self):
         post_migrate.connect(_repair_fulltext_index, sender=self)
         # Search sources are fetched at the start of each run that uses them (SPEC §6 step 2).
-        from ingest.search import register_on_run_collector
+        from ingest.search.service import register_on_run_collector
 
         register_on_run_collector()

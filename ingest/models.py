@@ -186,7 +186,7 @@ class ContentItemSource(models.Model):
         ]
         indexes = [
             # A source's newest sightings with the item id in the index: a run's per-source
-            # walk (ingest/recent.py) reads the index alone.
+            # walk (ingest/pool/recent.py) reads the index alone.
             models.Index(
                 fields=["source", "-first_seen_at", "item"], name="itemsource_recent_item_idx"
             ),

@@ -1,12 +1,12 @@
-"""django-q2 entry points for ingest (thin callers of ingest.refresh)."""
+"""django-q2 entry points for ingest (thin callers of ingest.refresh.pipeline)."""
 
 from __future__ import annotations
 
 from django.utils import timezone
 
 from ingest.models import Source
-from ingest.refresh import refresh_many
-from ingest.refresh import refresh_source as refresh_source_now
+from ingest.refresh.pipeline import refresh_many
+from ingest.refresh.pipeline import refresh_source as refresh_source_now
 
 
 def refresh_source(source_id: int) -> str:
@@ -28,9 +28,9 @@ def refresh_sources(source_ids: list[int]) -> dict:
 
 
 def extract_full_text(item_ids: list[int]) -> dict:
-    """Full text for pool items in the background (ingest.extract.ensure_full_text). Safe to
+    """Full text for pool items in the background (ingest.text.extract.ensure_full_text). Safe to
     run twice: extracted items are skipped."""
-    from ingest.extract import ensure_full_text
+    from ingest.pool.full_text import ensure_full_text
 
     counts = ensure_full_text(item_ids, now=timezone.now())
     return {

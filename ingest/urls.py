@@ -1,6 +1,10 @@
 from django.urls import path
 
-from ingest import views, views_crawl, views_pages, views_search, views_watch
+from ingest.crawl import views as views_crawl
+from ingest.library import views
+from ingest.pages import views as views_pages
+from ingest.search import views as views_search
+from ingest.watch import views as views_watch
 
 app_name = "ingest"
 urlpatterns = [

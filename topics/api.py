@@ -14,11 +14,11 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api.errors import APIInputError
+from config.api.throttling import ScopedIPRateThrottle
 from digests.api import SubscriptionSerializer
 from digests.models import Subscription
 from digests.subscriptions import SubscriptionInputError
-from inbox.api_errors import APIInputError
-from inbox.api_throttling import ScopedIPRateThrottle
 from topics import following, publishing, seo
 from topics.models import MAX_EDITIONS_LISTED, Edition, EditionItem, Topic
 from topics.publishing import PublishInput, TopicInputError

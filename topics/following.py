@@ -16,7 +16,7 @@ from django.utils.translation import gettext
 from digests.models import Subscription
 from digests.subscriptions import SubscriptionInputError, create_subscription
 from inbox.models import UserPreference
-from ingest.sources import add_to_library
+from ingest.library.sources import add_to_library
 from topics.models import Topic
 
 ALLOWED_TWEAKS = {

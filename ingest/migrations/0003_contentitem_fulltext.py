@@ -1,4 +1,4 @@
-"""Full-text index over the pool's titles and descriptions (see ingest/fulltext.py).
+"""Full-text index over the pool's titles and descriptions (see ingest/pool/search_index.py).
 
 PostgreSQL: a stored generated `tsvector` column and its GIN index. SQLite: an external-content
 FTS5 table kept in sync by triggers, plus a trigram table for non-ASCII rows where SQLite has the
@@ -8,7 +8,7 @@ reverse removes only the index.
 
 from django.db import migrations
 
-from ingest import fulltext
+from ingest.pool import search_index as fulltext
 
 
 def install(apps, schema_editor):

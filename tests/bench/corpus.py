@@ -9,7 +9,7 @@ import feedparser.api
 import feedparser.sanitizer
 from django.conf import settings
 
-from ingest import feedparser_speed
+from ingest.feeds import feedparser_speed
 
 SHARED_FEEDS = Path(settings.BASE_DIR).parent / "shared" / "corpora" / "feeds"
 FEED_SUFFIXES = frozenset({".xml", ".atom", ".rss", ".json", ".rdf"})
@@ -29,9 +29,9 @@ def feed_files(folder: Path, suffixes=FEED_SUFFIXES) -> list[Path]:
 
 @contextlib.contextmanager
 def feedparser_as_shipped(*, keep_our_doctype: bool = False):
-    """Inside: feedparser.parse() as installed, for a "defaults" baseline. ingest.feeds swaps
+    """Inside: feedparser.parse() as installed, for a "defaults" baseline. ingest.feeds.parse swaps
     feedparser's DOCTYPE handling (entities are never expanded) and turns on the speed-ups of
-    ingest/feedparser_speed.py; all go back to feedparser's own here. With `keep_our_doctype`
+    ingest/feeds/feedparser_speed.py; all go back to feedparser's own here. With `keep_our_doctype`
     only the speed-ups are undone."""
     saved_doctype = feedparser.api.replace_doctype
     if not keep_our_doctype:

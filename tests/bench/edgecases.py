@@ -5,8 +5,8 @@ entities and json, each file annotated with an `Expect:` expression; expectation
 them). Every runnable file (its `SkipUnless:` holds) is parsed twice:
 
 - defaults: feedparser.parse() with its defaults (its sanitizer, relative-URI resolution and
-  its own DOCTYPE handling, i.e. with ingest.feeds' replacement taken out for the call);
-- ours: ingest.feeds._feedparser_result(), the exact call parse_feed() makes.
+  its own DOCTYPE handling, i.e. with ingest.feeds.parse' replacement taken out for the call);
+- ours: ingest.feeds.parse._feedparser_result(), the exact call parse_feed() makes.
 
 Files whose name contains "http" are served by feedparser's suite from a local HTTP server
 with the file's `Header:` lines; here those headers are injected as feedparser's
@@ -48,8 +48,8 @@ import feedparser.sanitizer
 import feedparser.urls
 from django.conf import settings
 
-from ingest.feeds import FeedParseError, _feedparser_result, _plain_text, parse_feed
-from ingest.sanitize import html_to_text
+from ingest.feeds.parse import FeedParseError, _feedparser_result, _plain_text, parse_feed
+from ingest.text.sanitize import html_to_text
 from tests.bench.corpus import feedparser_as_shipped
 from tests.bench.sanitize import non_absolute_urls, unsafe_findings
 
@@ -172,7 +172,7 @@ def _attribute(case: Case, data: bytes) -> list[str]:
             data, case.headers, sanitize_html=False, resolve_relative_uris=False
         ),
         "entities": lambda: _parse_defaults(data, case.headers, ours_doctype=True),
-        # the headers parse_feed gives feedparser (ingest.feeds._feedparser_result)
+        # the headers parse_feed gives feedparser (ingest.feeds.parse._feedparser_result)
         "http_headers": lambda: _parse_defaults(
             data, {"content-location": case.base_url, "content-type": "application/xml"}
         ),

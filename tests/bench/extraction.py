@@ -1,6 +1,6 @@
 """`extraction`: main-text extraction quality and speed — readability-lxml (the baseline),
 trafilatura with its defaults and in its precision and recall modes, and Tidings' extractor
-(`ingest.extract.extract_main_content`, what the product stores).
+(`ingest.text.extract.extract_main_content`, what the product stores).
 
 Corpora (../shared/corpora; the benchmark reports `skipped` without them):
 
@@ -16,7 +16,7 @@ Corpora (../shared/corpora; the benchmark reports `skipped` without them):
   `\\w+` runs, compared as 4-token shingles (multisets); per page tp/fp/fn are normalized to sum
   to 1 so long articles do not dominate; precision and recall from the sums over pages.
 
-Every extractor gets the same decoded text (ingest.extract.decode_html). `f1` is the lower of
+Every extractor gets the same decoded text (ingest.text.extract.decode_html). `f1` is the lower of
 the two sets' F1 for the chosen extractor; `ratio` = that ÷ the same figure for
 readability-lxml, measured in the same process. docs/s is single-threaded wall time.
 `halves`: F1 on each half of a set (pages sorted by file name, even and odd positions) — a
@@ -38,7 +38,7 @@ import trafilatura
 from django.conf import settings
 from readability import Document
 
-from ingest.extract import decode_html, extract_main_content
+from ingest.text.extract import decode_html, extract_main_content
 
 CORPORA = Path(settings.BASE_DIR).parent / "shared" / "corpora"
 SNIPPETS = CORPORA / "extraction"

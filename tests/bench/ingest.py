@@ -19,7 +19,7 @@ from django.conf import settings
 from django.db import connection
 
 from ingest.models import ContentItem, Source
-from ingest.refresh import refresh_source
+from ingest.refresh.pipeline import refresh_source
 from tests.bench.corpus import SHARED_FEEDS, feed_files, feedparser_as_shipped
 
 

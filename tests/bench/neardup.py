@@ -28,8 +28,8 @@ from datetime import UTC, datetime
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from ingest import neardup
 from ingest.models import ContentItem, SimhashBand
+from ingest.pool import neardup
 from tests.bench import generate
 from tests.bench.generate import TextBank, _load, analyze
 

@@ -27,7 +27,7 @@ from django.db import connection
 from django.test import override_settings
 
 from ingest.models import ContentItem, FetchLog, Source
-from ingest.refresh import claim_due_sources, refresh_many
+from ingest.refresh.pipeline import claim_due_sources, refresh_many
 from tests.bench.feed_server import serve
 
 FEEDS = 2_000

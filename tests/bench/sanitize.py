@@ -1,4 +1,4 @@
-"""`sanitize`: feedparser's built-in HTML sanitizer against nh3 (ingest.sanitize.sanitize_html).
+"""`sanitize`: feedparser's built-in HTML sanitizer against nh3 (ingest.text.sanitize).
 
 Speed, on the entry HTML of real feeds (../shared/corpora/feeds when present, else the
 fixtures in tests/ingest/testdata): feedparser.parse() on the same bytes with sanitize_html on
@@ -28,8 +28,8 @@ from django.conf import settings
 from lxml import etree
 from lxml import html as lxml_html
 
-import ingest.feeds  # noqa: F401  (the parse configuration in use: DOCTYPEs are never expanded)
-from ingest.sanitize import sanitize_html
+import ingest.feeds.parse  # noqa: F401  (the parse configuration in use: DOCTYPEs are never expanded)
+from ingest.text.sanitize import sanitize_html
 from tests.bench.corpus import FEED_SUFFIXES, SHARED_FEEDS, feed_files
 
 FALLBACK_FEEDS = Path(settings.BASE_DIR) / "tests" / "ingest" / "testdata"
@@ -295,7 +295,7 @@ def describe(result: dict) -> list[str]:
         f"(resolve_relative_uris=False in both)",
         f"  feedparser's sanitizer: {result['feedparser_sanitizer_seconds']} s = "
         f"{result['sanitizer_share_of_parse']:.1%} of parse time",
-        f"  nh3 (ingest.sanitize.sanitize_html, per-item base URL) over the same HTML: "
+        f"  nh3 (ingest.text.sanitize.sanitize_html, per-item base URL) over the same HTML: "
         f"{result['nh3_seconds']} s",
         f"  ratio (feedparser sanitizer ÷ nh3): {result['ratio']}",
         f"  XSS vectors: {result['vectors']}; let through by feedparser defaults: "

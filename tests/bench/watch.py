@@ -27,12 +27,12 @@ from bs4 import BeautifulSoup
 from django.db import connection
 from django.test import override_settings
 
-from ingest import fetch
 from ingest.canonical import InvalidURL, canonicalize_url
-from ingest.listing import extract_listing
+from ingest.fetching import fetch
 from ingest.models import Source
-from ingest.refresh import refresh_source
-from ingest.watch import list_config
+from ingest.refresh.pipeline import refresh_source
+from ingest.watch.listing import extract_listing
+from ingest.watch.service import list_config
 from tests.conftest import FixtureServer
 from tests.ingest.watch_steps import load_steps, new_urls
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest.browser import CHROMIUM_ARGS
+from ingest.fetching.browser import CHROMIUM_ARGS
 
 CHROMIUM = Path("/usr/bin/chromium")
 HERE = Path(__file__).parent

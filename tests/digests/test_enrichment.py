@@ -14,7 +14,7 @@ from tests.digests import fake_anthropic as fake_api
 from tests.digests.fake_anthropic import FakeAnthropic
 from tests.factories import add_item
 
-# Item summaries only (ingest/reading.py keeps reading levels in the same table).
+# Item summaries only (ingest/text/reading.py keeps reading levels in the same table).
 SUMMARIES = ContentEnrichment.objects.filter(prompt_version__startswith="item_summary.")
 
 POSTGRES_TEXT = (

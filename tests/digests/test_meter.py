@@ -10,8 +10,8 @@ from digests import on_run, runner
 from digests.meter import RunMeter
 from digests.models import Run, SubscriptionSource
 from digests.subscriptions import create_subscription, request_manual_run
+from ingest.library.sources import add_to_library
 from ingest.models import Source
-from ingest.sources import add_to_library
 
 ZEROS = {"search": 0, "page_fetch": 0, "crawl": 0, "extract": 0}
 

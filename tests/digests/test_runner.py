@@ -132,7 +132,7 @@ def test_preview_selects_like_a_run_and_writes_nothing(alice, now, django_assert
 
 
 def test_sources_restrict_candidates_to_their_items(alice, now):
-    from ingest.sources import add_to_library
+    from ingest.library.sources import add_to_library
 
     source = Source.objects.create(type="feed", config={"url": "x"}, config_hash="x" * 64)
     add_to_library(alice, source)

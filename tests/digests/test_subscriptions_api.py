@@ -6,8 +6,8 @@ import pytest
 from django.urls import reverse
 
 from digests.models import Run, Subscription, SubscriptionSource
+from ingest.library.sources import add_to_library
 from ingest.models import Source
-from ingest.sources import add_to_library
 from tests.factories import add_item
 
 

@@ -16,7 +16,7 @@ def fetch_in_threads(url: str, caches: dict, fetches: int, barrier, results) -> 
     django.setup()
     from django.test import override_settings
 
-    from ingest.fetch import FetchError, fetch
+    from ingest.fetching.fetch import FetchError, fetch
 
     outcomes: list[str] = []
 

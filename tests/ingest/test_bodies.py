@@ -1,5 +1,5 @@
 """Where full text lives: inline when small, gzip in the default storage when large
-(ingest/bodies.py) — on the filesystem and on S3 (moto's server with the real S3Storage)."""
+(ingest/pool/bodies.py) — on the filesystem and on S3 (moto's server with the real S3Storage)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from django.test import override_settings
 from moto.server import ThreadedMotoServer
 from storages.backends.s3 import S3Storage
 
-from ingest import bodies
 from ingest.canonical import url_hash
 from ingest.models import ContentItem
+from ingest.pool import bodies
 
 SMALL = "A short note.\nTwo lines."
 LARGE = "\n".join(f"Paragraph {n}: vacuum, analyze and the planner." for n in range(3000))
@@ -98,7 +98,7 @@ def test_a_missing_stored_body_reads_as_empty_and_is_logged(media, now, db, capl
     store(item, LARGE)
     (media / item.full_text_key).unlink()
 
-    with caplog.at_level(logging.WARNING, logger="ingest.bodies"):
+    with caplog.at_level(logging.WARNING, logger="ingest.pool.bodies"):
         assert bodies.read_body(item) == ""
     assert item.full_text_key in caplog.text
 

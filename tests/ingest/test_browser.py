@@ -17,12 +17,12 @@ from datetime import timedelta
 import pytest
 from django.conf import settings
 
-from ingest import browser
-from ingest.fetch import FetchRefused, FetchTimeout, HTTPStatusError
-from ingest.listing import extract_listing
-from ingest.refresh import refresh_many, refresh_source
-from ingest.sources import SourceError
-from ingest.watch import add_list_watch
+from ingest.fetching import browser
+from ingest.fetching.fetch import FetchRefused, FetchTimeout, HTTPStatusError
+from ingest.library.sources import SourceError
+from ingest.refresh.pipeline import refresh_many, refresh_source
+from ingest.watch.listing import extract_listing
+from ingest.watch.service import add_list_watch
 from tests.ingest.watch_steps import new_urls
 
 pytestmark = pytest.mark.skipif(

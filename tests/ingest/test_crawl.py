@@ -10,11 +10,12 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from inbox.tokens import issue_token
-from ingest import crawl, fetch
-from ingest.crawl import add_site_crawl
+from ingest.crawl import service as crawl
+from ingest.crawl.service import add_site_crawl
+from ingest.fetching import fetch
+from ingest.library.input import SourceInputError
 from ingest.models import ContentItem, ContentItemSource, FetchLog, Source, UserSource
-from ingest.refresh import claim_due_sources, refresh_source
-from ingest.source_input import SourceInputError
+from ingest.refresh.pipeline import claim_due_sources, refresh_source
 
 pytestmark = pytest.mark.django_db
 

@@ -9,11 +9,11 @@ from django.urls import reverse
 from django.utils import translation
 
 from inbox.models import UserPreference
-from ingest import fetch
+from ingest.fetching import fetch
+from ingest.library.opml import OPMLError, RefusedURL, check_feed_url, parse_opml
+from ingest.library.packs import PackError, get_pack
+from ingest.library.sources import SourceError, ensure_feed_source
 from ingest.models import Source, UserSource
-from ingest.opml import OPMLError, RefusedURL, check_feed_url, parse_opml
-from ingest.packs import PackError, get_pack
-from ingest.sources import SourceError, ensure_feed_source
 
 
 def refusal(call) -> str:

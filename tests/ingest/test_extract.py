@@ -1,4 +1,5 @@
-"""Main-content extraction and the full-text service (ingest/extract.py)."""
+"""Main-content extraction (ingest/text/extract.py) and the full-text service
+(ingest/pool/full_text.py)."""
 
 from __future__ import annotations
 
@@ -12,11 +13,14 @@ from django.test import override_settings
 
 from digests import runner
 from digests.subscriptions import create_subscription, request_manual_run
-from ingest import extract, fetch
 from ingest.canonical import url_hash
-from ingest.extract import ExtractionError, ensure_full_text, extract_main_content, normalize_text
+from ingest.fetching import fetch
+from ingest.library.sources import add_to_library
 from ingest.models import ContentItem, ContentItemSource, Source
-from ingest.sources import add_to_library
+from ingest.pool import full_text
+from ingest.pool.full_text import ensure_full_text
+from ingest.text import extract
+from ingest.text.extract import ExtractionError, extract_main_content, normalize_text
 
 PAGES = Path(__file__).parent / "testdata" / "extraction"
 ARTICLE_URL = "https://blog.example.org/posts/autovacuum"
@@ -248,7 +252,7 @@ def test_a_parser_failure_is_an_extraction_error(monkeypatch):
 
 
 def test_a_crawled_page_without_main_text_keeps_the_crawler_s_own_content():
-    from ingest import crawl
+    from ingest.crawl import service as crawl
 
     html = page("no_article.html").decode()
     url = "https://menu.example/"
@@ -289,9 +293,11 @@ def pool_item(url: str, now, **fields) -> ContentItem:
 
 @pytest.fixture
 def placed(monkeypatch):
-    """Records every call of the near-duplicate hook (ingest/neardup.py, written elsewhere)."""
+    """Records every call of the near-duplicate hook (ingest/pool/neardup.py, written elsewhere)."""
     calls = []
-    monkeypatch.setattr(extract.neardup, "place", lambda item, text: calls.append((item.pk, text)))
+    monkeypatch.setattr(
+        full_text.neardup, "place", lambda item, text: calls.append((item.pk, text))
+    )
     return calls
 
 
@@ -299,13 +305,13 @@ def placed(monkeypatch):
 def rescored(monkeypatch):
     """Records every quality rescore, and still does it."""
     calls = []
-    real = extract.scores.rescore_with_full_text
+    real = full_text.rescore_with_full_text
 
     def record(item, text):
         calls.append((item.pk, text))
         real(item, text)
 
-    monkeypatch.setattr(extract.scores, "rescore_with_full_text", record)
+    monkeypatch.setattr(full_text, "rescore_with_full_text", record)
     return calls
 
 
@@ -467,7 +473,7 @@ def test_a_run_still_succeeds_when_extraction_breaks(alice, now, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("extractor bug")
 
-    monkeypatch.setattr(extract, "ensure_full_text", broken)
+    monkeypatch.setattr(full_text, "ensure_full_text", broken)
     source = feed_with_items(alice, now, ["https://news.example/a"])
 
     run = run_subscription(alice, source, now)

@@ -14,18 +14,18 @@ import feedparser.api
 import pytest
 from feedparser.util import FeedParserDict
 
-from ingest import feedparser_speed
 from ingest.canonical import canonicalize_url
-from ingest.dedup import normalize_title, usable_for_soft_dedup
-from ingest.feedparser_speed import BufferedExpatParser, copy_content_params
-from ingest.feeds import (
+from ingest.feeds.feedparser_speed import BufferedExpatParser, copy_content_params
+from ingest.feeds.parse import (
     MAX_ENTRIES,
     FeedParseError,
-    ParsedFeed,
     _feedparser_result,
+    feedparser_speed,
     parse_feed,
 )
-from ingest.sanitize import html_to_text, sanitize_html, text_of_sanitized
+from ingest.pool.dedup import normalize_title, usable_for_soft_dedup
+from ingest.pool.entries import ParsedFeed
+from ingest.text.sanitize import html_to_text, sanitize_html, text_of_sanitized
 from tests.bench.corpus import feedparser_as_shipped
 
 TESTDATA = Path(__file__).parent / "testdata"
@@ -613,7 +613,7 @@ def test_shipped_puts_feedparser_back_and_the_speed_ups_return_after() -> None:
         assert FeedParserDict.get is not fast_get
         assert feedparser.api.PREFERRED_XML_PARSERS == ["drv_libxml2"]
     assert FeedParserDict.get is fast_get
-    assert feedparser.api.PREFERRED_XML_PARSERS == ["ingest.feedparser_speed"]
+    assert feedparser.api.PREFERRED_XML_PARSERS == ["ingest.feeds.feedparser_speed"]
 
 
 def test_blank_lines_before_the_xml_declaration_do_not_force_the_loose_parser() -> None:
@@ -946,7 +946,7 @@ def test_content_language_is_the_language_of_a_feed_that_names_none():
 
 
 def test_only_an_undeclared_document_takes_the_servers_charset():
-    from ingest.feeds import _content_type_for
+    from ingest.feeds.parse import _content_type_for
 
     http = "text/xml; charset=ISO-8859-7"
     assert _content_type_for(b"<rss/>", http) == "application/xml; charset=ISO-8859-7"

@@ -1,4 +1,4 @@
-"""The safe-fetch policy of ingest/fetch.py (SPEC §4.1), tested against real sockets.
+"""The safe-fetch policy of ingest/fetching/fetch.py (SPEC §4.1), tested against real sockets.
 
 Refusals are proved to happen before any connection: a listening socket on 127.0.0.1 whose port
 is allowed must never see a connection, and every `socket.connect` is recorded. Server
@@ -26,9 +26,9 @@ import pytest
 from django.conf import settings
 from django.test import override_settings
 
-from ingest import fetch as fetch_module
-from ingest.addresses import refused_address_reason
-from ingest.fetch import (
+from ingest.fetching import fetch as fetch_module
+from ingest.fetching.addresses import refused_address_reason
+from ingest.fetching.fetch import (
     FEED_ACCEPT,
     ConnectionFailed,
     FetchError,

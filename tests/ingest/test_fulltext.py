@@ -1,4 +1,4 @@
-"""Full-text search over the pool (ingest/fulltext.py), on SQLite and on PostgreSQL."""
+"""Full-text search over the pool (ingest/pool/search_index.py), on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from ingest import fulltext
-from ingest.fulltext import search_pool
 from ingest.models import ContentItem
+from ingest.pool import search_index as fulltext
+from ingest.pool.search_index import search_pool
 from tests.factories import add_item
 
 FULLTEXT_MIGRATION = ("ingest", "0003_contentitem_fulltext")

@@ -11,12 +11,12 @@ from datetime import timedelta
 
 import pytest
 
-from ingest import neardup
 from ingest.canonical import url_hash
-from ingest.feeds import ParsedEntry
-from ingest.fulltext import search_pool
 from ingest.models import ContentItem, SimhashBand, Source
-from ingest.pool import upsert_entries
+from ingest.pool import neardup
+from ingest.pool.entries import ParsedEntry
+from ingest.pool.search_index import search_pool
+from ingest.pool.upsert import upsert_entries
 from tests.factories import add_item
 
 TITLE = "Storm closes three northern ports, strands cargo ships"

@@ -16,11 +16,11 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from ingest import fetch
+from ingest.fetching import fetch
+from ingest.library.opml import MAX_OPML_BYTES, MAX_OPML_FEEDS, OPMLError, export_opml, import_opml
+from ingest.library.sources import add_to_library
 from ingest.models import ContentItem, Source, UserSource, config_hash
-from ingest.opml import MAX_OPML_BYTES, MAX_OPML_FEEDS, OPMLError, export_opml, import_opml
-from ingest.refresh import claim_due_sources, refresh_source
-from ingest.sources import add_to_library
+from ingest.refresh.pipeline import claim_due_sources, refresh_source
 
 OPML_DIR = Path(__file__).parent / "testdata" / "opml"
 NESTED_URLS = {
@@ -325,7 +325,7 @@ def test_export_writes_opml_2_with_escaped_titles(alice, now):
 
 
 def test_export_leaves_out_sources_without_a_feed_address(alice, now):
-    from ingest.packs import install_pack
+    from ingest.library.packs import install_pack
 
     install_pack(alice, "korean-news", now=now)
     root = DefusedET.fromstring(export_opml(alice, now=now))

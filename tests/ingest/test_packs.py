@@ -9,9 +9,8 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from ingest.canonical import canonicalize_url
-from ingest.models import Source, UserSource
-from ingest.opml import check_feed_url, import_opml
-from ingest.packs import (
+from ingest.library.opml import check_feed_url, import_opml
+from ingest.library.packs import (
     NAVER_NEEDS_CREDENTIALS,
     PACKS,
     PACKS_BY_KEY,
@@ -19,7 +18,8 @@ from ingest.packs import (
     install_pack,
     pack_states,
 )
-from ingest.refresh import claim_due_sources
+from ingest.models import Source, UserSource
+from ingest.refresh.pipeline import claim_due_sources
 
 KOREAN_KEYS = ["khan", "donga", "hankyung", "mk", "itdonga", "voa_ko", "naver_news_search"]
 

@@ -1,5 +1,5 @@
-"""`page` sources and the reading list (ingest/pages.py): save a link for tomorrow 08:00, get
-it in the Inbox exactly once at that time, see the subscription completed."""
+"""`page` sources and the reading list (ingest/pages/service.py): save a link for tomorrow
+08:00, get it in the Inbox exactly once at that time, see the subscription completed."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from digests.subscriptions import request_manual_run
 from inbox.models import UserContentState
 from ingest.canonical import url_hash
 from ingest.models import ContentItem, ContentItemSource, Source, UserSource
-from ingest.pages import ReadingListError, parse_when, read_page, save_for_later
-from ingest.refresh import fetch_and_parse
+from ingest.pages.service import ReadingListError, parse_when, read_page, save_for_later
+from ingest.refresh.pipeline import fetch_and_parse
 
 PAGES = Path(__file__).parent / "testdata" / "extraction"
 ARTICLE = (PAGES / "article.html").read_bytes()
@@ -212,7 +212,7 @@ def test_a_saved_page_is_never_put_on_the_refresh_schedule(fixture_server, alice
 def test_the_reader_and_store_run_through_the_generic_pipeline(fixture_server, alice, now):
     saved = save_for_later(alice, fixture_server.add("/a", ARTICLE), now=now)
 
-    fetched = fetch_and_parse(saved.source)  # the dispatcher in ingest/readers.py
+    fetched = fetch_and_parse(saved.source)  # the dispatcher in ingest/refresh/readers.py
 
     assert fetched.ok and fetched.parsed.entries[0].url == saved.item.canonical_url
 

@@ -21,9 +21,10 @@ from digests.subscriptions import (
 )
 from inbox.tokens import issue_token
 from ingest.models import ContentEnrichment, ContentItem, Source
-from ingest.reading import estimate, store_reading_levels
-from ingest.refresh import refresh_source
-from ingest.scores import rescore_with_full_text
+from ingest.pool.full_text import rescore_with_full_text
+from ingest.pool.levels import store_reading_levels
+from ingest.refresh.pipeline import refresh_source
+from ingest.text.reading import estimate
 from tests.factories import add_item
 
 # A short weather brief in plain polite style: short sentences, everyday words.

@@ -1,4 +1,4 @@
-"""The newest items of a set of sources (ingest/recent.py), on SQLite and on PostgreSQL."""
+"""The newest items of a set of sources (ingest/pool/recent.py), on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from ingest.canonical import url_hash
 from ingest.models import ContentItem, ContentItemSource, Source
-from ingest.recent import id_set, recent_item_ids
+from ingest.pool.recent import id_set, recent_item_ids
 
 
 def make_source(name: str) -> Source:
@@ -43,7 +43,7 @@ def test_it_returns_the_newest_sightings_of_the_sources_first(db, now):
 
 
 def test_many_sources_take_one_range_scan(db, now, monkeypatch):
-    from ingest import recent
+    from ingest.pool import recent
 
     sources = [make_source(f"s{n}") for n in range(4)]
     items = [sighted(source, now=now, hours_ago=n + 1) for n, source in enumerate(sources)]

@@ -24,11 +24,11 @@ from django.db import connection
 from django.test import override_settings
 
 from digests import scheduler
-from ingest import fetch as fetch_module
-from ingest import politeness
-from ingest.fetch import FetchTimeout, fetch
+from ingest.fetching import fetch as fetch_module
+from ingest.fetching import politeness
+from ingest.fetching.fetch import FetchTimeout, fetch
 from ingest.models import ContentItem, FetchLog, Source, UserSource, config_hash
-from ingest.refresh import (
+from ingest.refresh.pipeline import (
     CLAIM_LEASE,
     claim_due_sources,
     refresh_many,
@@ -598,8 +598,8 @@ def test_two_processes_share_the_per_host_limit_through_redis(counting_server, r
 
 
 def test_a_listing_never_overwrites_what_a_feed_says_about_an_item(db, now):
-    from ingest.feeds import ParsedEntry
-    from ingest.pool import upsert_entries
+    from ingest.pool.entries import ParsedEntry
+    from ingest.pool.upsert import upsert_entries
 
     def entry(title, description):
         return ParsedEntry(

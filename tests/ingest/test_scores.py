@@ -10,16 +10,12 @@ from django.test import override_settings
 
 from digests import runner
 from digests.subscriptions import create_subscription, request_manual_run
-from ingest.feeds import ParsedEntry
 from ingest.models import ContentItem, Source
-from ingest.pool import upsert_entries
-from ingest.scores import (
-    freshness_part,
-    impact_at,
-    rescore_with_full_text,
-    score_item,
-    sync_duplicate_penalty,
-)
+from ingest.pool.dedup import sync_duplicate_penalty
+from ingest.pool.entries import ParsedEntry
+from ingest.pool.full_text import rescore_with_full_text
+from ingest.pool.upsert import upsert_entries
+from ingest.text.scores import freshness_part, impact_at, score_item
 
 PARAGRAPH = (
     "PostgreSQL keeps every version of a row until vacuum removes the ones no transaction "

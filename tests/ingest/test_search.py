@@ -19,12 +19,12 @@ from digests import on_run, runner
 from digests.meter import RunMeter
 from digests.subscriptions import create_subscription, request_manual_run
 from inbox.tokens import issue_token
-from ingest import fetch
+from ingest.fetching import fetch
+from ingest.library.input import SourceInputError
+from ingest.library.sources import add_to_library
 from ingest.models import ContentItem, ContentItemSource, FetchLog, Source, UserSource
-from ingest.refresh import refresh_source
-from ingest.search import add_search, collect_on_run
-from ingest.source_input import SourceInputError
-from ingest.sources import add_to_library
+from ingest.refresh.pipeline import refresh_source
+from ingest.search.service import add_search, collect_on_run
 from tests.factories import add_item
 
 pytestmark = pytest.mark.django_db
@@ -83,7 +83,7 @@ def searxng():
 @pytest.fixture(autouse=True)
 def search_collector():
     """The collector the ingest app registers (other tests may have swapped it out)."""
-    from ingest.search import register_on_run_collector
+    from ingest.search.service import register_on_run_collector
 
     register_on_run_collector()
     yield

@@ -14,12 +14,12 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from ingest.listing import ListingError, extract_listing
+from ingest.library.sources import SourceError
 from ingest.models import ContentItemSource, FetchLog, Source, UserSource
-from ingest.recent import recent_item_ids
-from ingest.refresh import DEGRADED_AFTER_FAILURES, refresh_source
-from ingest.sources import SourceError
-from ingest.watch import add_list_watch, read_list
+from ingest.pool.recent import recent_item_ids
+from ingest.refresh.pipeline import DEGRADED_AFTER_FAILURES, refresh_source
+from ingest.watch.listing import ListingError, extract_listing
+from ingest.watch.service import add_list_watch, read_list
 from tests.ingest.watch_steps import load_steps, new_urls
 
 HOUR = timedelta(hours=1)

@@ -41,7 +41,7 @@ def load_steps() -> tuple[str, list[Step]]:
 
 def new_urls(source, at: datetime) -> set[str]:
     """Canonical URLs the source reported as news at `at`: its sightings first made then,
-    baseline ones excluded — exactly what a source-based run reads (ingest/recent.py)."""
+    baseline ones excluded — exactly what a source-based run reads (ingest/pool/recent.py)."""
     return set(
         ContentItemSource.objects.filter(
             source=source, first_seen_at=at, baseline=False

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from digests import runner, scheduler, tasks
 from ingest.models import Source
-from ingest.refresh import refresh_many, refresh_source
+from ingest.refresh.pipeline import refresh_many, refresh_source
 from topics.editions import produce_edition
 
 

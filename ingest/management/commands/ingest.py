@@ -12,8 +12,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
-from ingest.refresh import refresh_source
-from ingest.sources import SourceError, ensure_feed_source, ensure_file_source
+from ingest.library.sources import SourceError, ensure_feed_source, ensure_file_source
+from ingest.refresh.pipeline import refresh_source
 
 
 class Command(BaseCommand):

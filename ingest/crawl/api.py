@@ -1,0 +1,77 @@
+"""POST /api/v1/sources/crawls: add a site crawl to the user's library."""
+
+from __future__ import annotations
+
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.api.errors import APIInputError
+from ingest.crawl import service as crawl
+from ingest.library.api import LibrarySourceSerializer
+from ingest.library.input import SourceInputError
+
+
+class AddCrawlSerializer(serializers.Serializer):
+    """Shape only: the rules (and their messages) live in ingest.crawl.service.clean_crawl_input."""
+
+    url = serializers.CharField(
+        allow_blank=True, help_text="The page to start from (the site's index or blog)."
+    )
+    include = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        default=list,
+        help_text='Path patterns to follow, e.g. ["/blog/"]; "*" matches anything. Empty: all.',
+    )
+    exclude = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        default=list,
+        help_text="Path patterns never fetched; they win over include.",
+    )
+    max_depth = serializers.IntegerField(
+        required=False,
+        default=crawl.DEFAULT_MAX_DEPTH,
+        help_text=f"Links away from the start page, 1 to {crawl.MAX_DEPTH}.",
+    )
+    limit = serializers.IntegerField(
+        required=False,
+        default=crawl.DEFAULT_PAGE_LIMIT,
+        help_text=f"Pages fetched per check, {crawl.MIN_PAGE_LIMIT} to {crawl.MAX_PAGE_LIMIT}.",
+    )
+
+
+class CrawlSourceSerializer(LibrarySourceSerializer):
+    config = serializers.JSONField(source="source.config")
+
+    class Meta(LibrarySourceSerializer.Meta):
+        fields = [*LibrarySourceSerializer.Meta.fields, "config"]
+
+
+class CrawlListView(APIView):
+    @extend_schema(
+        request=AddCrawlSerializer,
+        responses={
+            201: CrawlSourceSerializer,
+            200: OpenApiResponse(CrawlSourceSerializer, description="Already in your library."),
+        },
+        description="Checks robots.txt and the start page once, then adds the crawl; the "
+        "next refresh tick crawls it. Its first check is a baseline: pages already on the site "
+        "are recorded, not delivered.",
+    )
+    def post(self, request):
+        payload = AddCrawlSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        try:
+            user_source, created = crawl.add_site_crawl(
+                request.user, **payload.validated_data, now=timezone.now()
+            )
+        except SourceInputError as exc:
+            raise APIInputError(exc.errors, code=exc.code) from None
+        return Response(
+            CrawlSourceSerializer(user_source).data,
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )

@@ -1,0 +1,244 @@
+"""/api/v1/sources: the user's source library."""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.generics import ListAPIView
+from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.parsers import BaseParser, MultiPartParser
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.api.errors import APIInputError
+from ingest.library.opml import (
+    MAX_OPML_BYTES,
+    OPML_CONTENT_TYPE,
+    OPMLError,
+    OutlineStatus,
+    export_opml,
+    import_opml,
+)
+from ingest.library.packs import PackError, install_pack, pack_states
+from ingest.library.sources import SourceError, add_feed_by_url, remove_from_library
+from ingest.models import UserSource
+
+
+class LibrarySourceSerializer(serializers.ModelSerializer):
+    source_id = serializers.IntegerField()
+    type = serializers.CharField(source="source.type")
+    url = serializers.CharField(source="source.url")
+    title = serializers.CharField(source="source.title")
+    status = serializers.CharField(source="source.status")
+    last_refresh_at = serializers.DateTimeField(source="source.last_refresh_at")
+    next_refresh_at = serializers.DateTimeField(source="source.next_refresh_at")
+    last_error = serializers.CharField(source="source.last_error")
+
+    class Meta:
+        model = UserSource
+        fields = [
+            "id",
+            "source_id",
+            "display_name",
+            "type",
+            "url",
+            "title",
+            "status",
+            "last_refresh_at",
+            "next_refresh_at",
+            "last_error",
+            "added_at",
+        ]
+
+
+class AddSourceSerializer(serializers.Serializer):
+    url = serializers.CharField()
+    display_name = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class SourceListView(ListAPIView):
+    serializer_class = LibrarySourceSerializer
+
+    def get_queryset(self):
+        return UserSource.objects.filter(user=self.request.user).select_related("source")
+
+    @extend_schema(request=AddSourceSerializer, responses={201: LibrarySourceSerializer})
+    def post(self, request):
+        payload = AddSourceSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        try:
+            added = add_feed_by_url(
+                request.user,
+                payload.validated_data["url"],
+                now=timezone.now(),
+                display_name=payload.validated_data["display_name"],
+            )
+        except SourceError as exc:
+            raise APIInputError({exc.field: exc.message}, code=exc.code) from None
+        return Response(
+            LibrarySourceSerializer(added.user_source).data,
+            status=status.HTTP_201_CREATED if added.created else status.HTTP_200_OK,
+        )
+
+
+class SourceDetailView(APIView):
+    @extend_schema(responses=LibrarySourceSerializer)
+    def get(self, request, user_source_id: int):
+        user_source = get_object_or_404(UserSource, pk=user_source_id, user=request.user)
+        return Response(LibrarySourceSerializer(user_source).data)
+
+    @extend_schema(responses={204: None})
+    def delete(self, request, user_source_id: int):
+        get_object_or_404(UserSource, pk=user_source_id, user=request.user)
+        remove_from_library(request.user, user_source_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# --- Source packs -----------------------------------------------------------------------------
+
+
+class PackSourceSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    title = serializers.CharField()
+    type = serializers.CharField()
+    url = serializers.CharField(allow_blank=True)
+    discovery_only = serializers.BooleanField()
+    note = serializers.CharField(allow_blank=True)
+
+
+class PackSerializer(serializers.Serializer):
+    key = serializers.CharField(source="pack.key")
+    name = serializers.CharField(source="pack.name")
+    description = serializers.CharField(source="pack.description")
+    language = serializers.CharField(source="pack.language")
+    feed_count = serializers.IntegerField(source="pack.feed_count")
+    source_count = serializers.IntegerField(source="total")
+    in_library = serializers.IntegerField(help_text="How many of its sources you already have.")
+    installed = serializers.BooleanField()
+    sources = PackSourceSerializer(source="pack.sources", many=True)
+
+
+class PackInstallSerializer(serializers.Serializer):
+    pack = serializers.CharField(source="pack.key")
+    added = LibrarySourceSerializer(many=True)
+    already_in_library = LibrarySourceSerializer(many=True)
+
+
+class UnknownPack(APIInputError):
+    status_code = status.HTTP_404_NOT_FOUND
+
+
+class PackListView(APIView):
+    @extend_schema(responses=PackSerializer(many=True))
+    def get(self, request):
+        return Response(PackSerializer(pack_states(request.user), many=True).data)
+
+
+class PackInstallView(APIView):
+    @extend_schema(
+        request=None,
+        responses={
+            201: PackInstallSerializer,
+            200: OpenApiResponse(PackInstallSerializer, description="Nothing new to add."),
+        },
+    )
+    def post(self, request, key: str):
+        try:
+            installed = install_pack(request.user, key, now=timezone.now())
+        except PackError as exc:
+            raise UnknownPack({exc.field: exc.message}, code=exc.code) from None
+        return Response(
+            PackInstallSerializer(installed).data,
+            status=status.HTTP_201_CREATED if installed.added else status.HTTP_200_OK,
+        )
+
+
+# --- OPML ---------------------------------------------------------------------------------------
+
+
+class RawOPMLParser(BaseParser):
+    """Any body that is not multipart is the OPML document itself (`curl --data-binary @f`)."""
+
+    media_type = "*/*"
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        # One byte past the cap, so an oversized body is refused without being read whole.
+        return {"raw": stream.read(MAX_OPML_BYTES + 1) if stream is not None else b""}
+
+
+class OPMLNegotiation(DefaultContentNegotiation):
+    """The export is an OPML document whatever the client accepts; errors stay JSON."""
+
+    def select_renderer(self, request, renderers, format_suffix=None):
+        return renderers[0], renderers[0].media_type
+
+
+class OPMLUploadSerializer(serializers.Serializer):
+    file = serializers.FileField(help_text="The OPML file (at most 1 MB and 1,000 feeds).")
+
+
+class OutlineResultSerializer(serializers.Serializer):
+    url = serializers.CharField()
+    title = serializers.CharField(allow_blank=True)
+    html_url = serializers.CharField(allow_blank=True)
+    status = serializers.ChoiceField(choices=OutlineStatus.choices)
+    reason = serializers.CharField(allow_blank=True)
+    user_source_id = serializers.IntegerField(allow_null=True)
+
+
+class ImportReportSerializer(serializers.Serializer):
+    added = serializers.IntegerField()
+    already_in_library = serializers.IntegerField()
+    duplicate = serializers.IntegerField()
+    refused = serializers.IntegerField()
+    outlines = OutlineResultSerializer(many=True)
+
+
+class FileTooLarge(APIInputError):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+
+
+class OPMLView(APIView):
+    parser_classes = [MultiPartParser, RawOPMLParser]
+    content_negotiation_class = OPMLNegotiation
+
+    @extend_schema(
+        responses={(200, "text/x-opml"): OpenApiTypes.STR},
+        description="Your library's feeds as an OPML 2.0 document.",
+    )
+    def get(self, request):
+        response = HttpResponse(
+            export_opml(request.user, now=timezone.now()), content_type=OPML_CONTENT_TYPE
+        )
+        response["Content-Disposition"] = 'attachment; filename="tidings-sources.opml"'
+        return response
+
+    @extend_schema(
+        request={
+            "multipart/form-data": OPMLUploadSerializer,
+            "text/x-opml": OpenApiTypes.BINARY,
+            "application/xml": OpenApiTypes.BINARY,
+        },
+        responses={200: ImportReportSerializer},
+        description="Import an OPML file (a multipart `file` field, or the document as the "
+        "request body). Nothing is fetched during the request: new feeds are due at once and "
+        "the next refresh tick fetches them. A refused file changes nothing.",
+    )
+    def post(self, request):
+        if request.content_type.startswith("multipart/"):
+            upload = request.FILES.get("file")
+            if upload is None:
+                raise APIInputError({"file": "Send the OPML file in a field named 'file'."})
+            data = upload.read(MAX_OPML_BYTES + 1)
+        else:
+            data = request.data.get("raw", b"")
+        try:
+            report = import_opml(request.user, data, now=timezone.now())
+        except OPMLError as exc:
+            error = FileTooLarge if exc.code == "too_large" else APIInputError
+            raise error({exc.field: exc.message}, code=exc.code) from None
+        return Response(ImportReportSerializer(report).data)

@@ -1,0 +1,292 @@
+"""Refreshing a source: fetch (conditionally), parse, upsert into the pool, log, reschedule.
+
+A refresh has two halves: `fetch_and_parse()` (network and parsing, no database) and
+`store_refresh()` (one short transaction). `refresh_source()` runs both for one source — the
+worker task, the `ingest` command and "add a source" in the console call it; `refresh_many()`
+runs the network halves of a batch on a thread pool and stores each result as it arrives —
+the scheduler's batches call it. Either way no HTTP request is made inside a transaction.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import re
+import threading
+import time
+from collections import defaultdict
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timedelta
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.db import DatabaseError, connection, connections, transaction
+
+from ingest.fetching import fetch, politeness
+from ingest.models import FetchLog, Source
+from ingest.pool.entries import ParsedFeed
+from ingest.pool.upsert import UpsertCounts, upsert_entries
+from ingest.refresh import readers
+from ingest.refresh.outcome import Fetched, RefreshOutcome
+
+logger = logging.getLogger(__name__)
+
+MIN_REFRESH_INTERVAL = timedelta(minutes=30)
+MAX_REFRESH_INTERVAL = timedelta(hours=24)
+BACKOFF_STEPS = (timedelta(minutes=5), timedelta(minutes=15), timedelta(minutes=60))
+DEGRADED_AFTER_FAILURES = 12
+CLAIM_LEASE = timedelta(minutes=10)
+REFRESH_WRITER_THREADS = 4
+_MAX_AGE = re.compile(r"max-age\s*=\s*(\d+)", re.IGNORECASE)
+
+
+def backoff_after(failures: int) -> timedelta:
+    return BACKOFF_STEPS[min(failures, len(BACKOFF_STEPS)) - 1]
+
+
+def _next_check_after_success(source: Source, headers: dict[str, str]) -> timedelta:
+    interval = timedelta(minutes=source.refresh_interval_minutes)
+    match = _MAX_AGE.search(headers.get("cache-control", ""))
+    if match:
+        interval = max(interval, timedelta(seconds=int(match.group(1))))
+    return min(MAX_REFRESH_INTERVAL, max(MIN_REFRESH_INTERVAL, interval))
+
+
+def _record_failure(source: Source, log: FetchLog, error: str, now: datetime, retry_after=None):
+    source.consecutive_failures += 1
+    source.last_error = error[:2000]
+    source.last_refresh_at = now
+    delay = backoff_after(source.consecutive_failures)
+    if retry_after:
+        delay = max(delay, timedelta(seconds=min(retry_after, 86400)))
+    source.next_refresh_at = now + delay
+    if source.consecutive_failures > DEGRADED_AFTER_FAILURES:
+        source.status = Source.Status.DEGRADED
+    log.outcome = FetchLog.Outcome.ERROR
+    log.error = error[:2000]
+    log.failed = 1
+
+
+def _apply_parsed(source: Source, parsed: ParsedFeed, now: datetime) -> UpsertCounts:
+    if parsed.title and not source.title:
+        source.title = parsed.title[:300]
+    if parsed.site_url and not source.site_url and parsed.site_url.startswith("http"):
+        source.site_url = parsed.site_url[:2048]
+    return upsert_entries(source, parsed.entries, now=now, baseline=parsed.baseline)
+
+
+def fetch_and_parse(source: Source, *, prefetched: fetch.FetchResult | None = None) -> Fetched:
+    """The network half of a refresh, whatever the source type (see ingest/refresh/readers.py): it
+    reads only fields of `source` already in memory and never writes to the database, so it is
+    safe on a worker thread and never runs inside a transaction."""
+    started = time.monotonic()
+    fetched = readers.reader_for(source.type)(source, prefetched)
+    fetched.duration_ms = int((time.monotonic() - started) * 1000)
+    return fetched
+
+
+_REFRESH_FIELDS = [
+    "url",
+    "title",
+    "site_url",
+    "etag",
+    "last_modified",
+    "consecutive_failures",
+    "last_error",
+    "status",
+    "last_refresh_at",
+    "next_refresh_at",
+]
+
+
+def store_refresh(source: Source, fetched: Fetched, *, now: datetime) -> RefreshOutcome:
+    """The database half of a refresh: upsert the items, update the source's schedule and
+    conditional-GET state, and write exactly one FetchLog — all in one transaction."""
+    started = time.monotonic()
+    log = FetchLog(
+        source=source,
+        started_at=now,
+        outcome=FetchLog.Outcome.OK,
+        http_status=fetched.http_status,
+    )
+    outcome = RefreshOutcome(
+        source=source, ok=fetched.ok, counts=UpsertCounts(), error=fetched.error
+    )
+    result = fetched.result
+    with transaction.atomic():
+        if not fetched.ok:
+            _record_failure(source, log, fetched.error, now, fetched.retry_after)
+        else:
+            if result is not None and result.permanent_redirect:
+                # Only now: the new address answered and its content parsed (or was unchanged).
+                source.url = result.permanent_redirect[:2048]
+            if result is not None and result.not_modified:
+                outcome.not_modified = True
+                log.outcome = FetchLog.Outcome.NOT_MODIFIED
+            else:
+                if result is not None:
+                    # Validators are kept only for content that parsed: a broken response must
+                    # not come back as "304 Not Modified" on the next check.
+                    source.etag = result.headers.get("etag", "")[:512]
+                    source.last_modified = result.headers.get("last-modified", "")[:128]
+                counts = _apply_parsed(source, fetched.parsed, now)
+                outcome.counts = counts
+                log.fetched = counts.seen
+                log.inserted = counts.inserted
+                log.updated = counts.updated
+                log.deduped = counts.deduped
+                log.failed = fetched.parsed.skipped
+            source.consecutive_failures = 0
+            source.last_error = ""
+            source.status = Source.Status.ACTIVE
+            source.last_refresh_at = now
+            source.next_refresh_at = (
+                None if result is None else now + _next_check_after_success(source, result.headers)
+            )
+        log.duration_ms = fetched.duration_ms + int((time.monotonic() - started) * 1000)
+        source.save(update_fields=_REFRESH_FIELDS)
+        log.save()
+    if not outcome.ok:
+        logger.warning("refresh of source %s failed: %s", source.pk, outcome.error)
+    return outcome
+
+
+def refresh_source(
+    source: Source, *, now: datetime, prefetched: fetch.FetchResult | None = None
+) -> RefreshOutcome:
+    """Refresh one feed source now. Never raises for fetch or parse problems: they are
+    recorded on the source (backoff, degraded) and in a FetchLog row.
+
+    `prefetched` is a response already fetched for this source (adding a source validates
+    by fetching), so the first refresh does not fetch twice.
+    """
+    return store_refresh(source, fetch_and_parse(source, prefetched=prefetched), now=now)
+
+
+def _refreshed_recently(source: Source, now: datetime) -> bool:
+    return (
+        source.last_refresh_at is not None
+        and source.consecutive_failures == 0
+        and now - source.last_refresh_at < MIN_REFRESH_INTERVAL
+    )
+
+
+def _interleave_hosts(sources: list[Source]) -> list[Source]:
+    """Round-robin over hosts, so a batch does not queue many workers behind one host's
+    politeness limits while other hosts wait."""
+    by_host: dict[str, list[Source]] = defaultdict(list)
+    for source in sources:
+        by_host[politeness.host_key(urlsplit(source.url).hostname or "")].append(source)
+    queues = list(by_host.values())
+    ordered: list[Source] = []
+    for depth in range(max(map(len, queues), default=0)):
+        ordered.extend(q[depth] for q in queues if depth < len(q))
+    return ordered
+
+
+def _writer_threads() -> int:
+    """How many threads store results besides the caller. PostgreSQL: a few, each on its own
+    connection — a store mostly waits for round trips and the commit. SQLite has one writer at
+    a time, and inside a transaction (tests) other connections would not see the caller's
+    uncommitted rows: there the calling thread stores everything itself."""
+    if connection.vendor == "sqlite" or connection.in_atomic_block:
+        return 0
+    return REFRESH_WRITER_THREADS
+
+
+def refresh_many(
+    source_ids: Iterable[int], *, now: datetime, concurrency: int | None = None
+) -> list[RefreshOutcome]:
+    """Refresh a batch of sources: the network halves run on a pool of `concurrency` threads
+    (per-host limits still apply inside the fetch client), and each result is stored in its own
+    short transaction as soon as it arrives — by the calling thread, or on PostgreSQL by a few
+    writer threads.
+
+    A source refreshed successfully less than MIN_REFRESH_INTERVAL ago (a redelivered task, a
+    claim that outlived its lease) is not fetched again, only rescheduled.
+    """
+    concurrency = concurrency or settings.REFRESH_CONCURRENCY
+    outcomes: list[RefreshOutcome] = []
+    due: list[Source] = []
+    for source in Source.objects.filter(pk__in=list(source_ids)).order_by("pk"):
+        if _refreshed_recently(source, now):
+            source.next_refresh_at = source.last_refresh_at + MIN_REFRESH_INTERVAL
+            source.save(update_fields=["next_refresh_at"])
+            outcomes.append(
+                RefreshOutcome(source=source, ok=True, counts=UpsertCounts(), skipped=True)
+            )
+        else:
+            due.append(source)
+    if not due:
+        return outcomes
+    done: queue.SimpleQueue[tuple[Source, Fetched] | None] = queue.SimpleQueue()
+
+    def network_half(source: Source) -> None:
+        fetched = Fetched(error="The refresh stopped unexpectedly.")
+        try:
+            fetched = fetch_and_parse(source)
+        except Exception as exc:  # a bug must not cost the rest of the batch
+            logger.exception("refresh of source %s crashed", source.pk)
+            fetched = Fetched(error=f"The refresh failed unexpectedly: {exc}")
+        finally:
+            done.put((source, fetched))
+
+    def store(source: Source, fetched: Fetched) -> None:
+        try:
+            outcomes.append(store_refresh(source, fetched, now=now))
+        except DatabaseError:
+            # Its claim lease runs out and it comes due again.
+            logger.exception("could not store the refresh of source %s", source.pk)
+
+    def writer() -> None:
+        try:
+            while (item := done.get()) is not None:
+                store(*item)
+        finally:
+            connections.close_all()  # this thread's connections only
+
+    writers = [
+        threading.Thread(target=writer, name=f"refresh-writer-{n}", daemon=True)
+        for n in range(_writer_threads())
+    ]
+    for thread in writers:
+        thread.start()
+    try:
+        with ThreadPoolExecutor(
+            max_workers=min(concurrency, len(due)), thread_name_prefix="refresh"
+        ) as pool:
+            for source in _interleave_hosts(due):
+                pool.submit(network_half, source)
+            if not writers:
+                for _ in range(len(due)):
+                    store(*done.get())
+    finally:
+        for _writer in writers:
+            done.put(None)  # every network half has finished: the queue ends here
+        for thread in writers:
+            thread.join()
+    return outcomes
+
+
+def claim_due_sources(*, now: datetime, limit: int = 200) -> list[Source]:
+    """Claim scheduled sources whose next refresh is due. Each claim is a conditional UPDATE
+    that pushes `next_refresh_at` forward by a lease, so of several tickers or workers exactly
+    one wins each source, and a crashed worker's source comes due again after the lease."""
+    due = list(
+        Source.objects.filter(
+            refresh_mode=Source.RefreshMode.SCHEDULED,
+            status__in=[Source.Status.ACTIVE, Source.Status.DEGRADED],
+            next_refresh_at__lte=now,
+        )
+        .order_by("next_refresh_at")
+        .values_list("pk", "next_refresh_at")[:limit]
+    )
+    claimed_ids = [
+        pk
+        for pk, due_at in due
+        if Source.objects.filter(pk=pk, next_refresh_at=due_at).update(
+            next_refresh_at=now + CLAIM_LEASE
+        )
+    ]
+    return list(Source.objects.filter(pk__in=claimed_ids))

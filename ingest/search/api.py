@@ -1,0 +1,63 @@
+"""POST /api/v1/sources/searches: add a search source to the user's library."""
+
+from __future__ import annotations
+
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.api.errors import APIInputError
+from ingest.library.api import LibrarySourceSerializer
+from ingest.library.input import SourceInputError
+from ingest.search import service as search
+
+
+class AddSearchSerializer(serializers.Serializer):
+    """Shape only: the rules (and their messages) are ingest.search.service.clean_search_input."""
+
+    query = serializers.CharField(
+        allow_blank=True, help_text="Words or phrases; alternatives separated by commas."
+    )
+    provider = serializers.CharField(
+        required=False,
+        default=search.DEFAULT_PROVIDER,
+        help_text=f"One of {', '.join(search.PROVIDERS)}.",
+    )
+
+
+class SearchSourceSerializer(LibrarySourceSerializer):
+    config = serializers.JSONField(source="source.config")
+    refresh_mode = serializers.CharField(source="source.refresh_mode")
+
+    class Meta(LibrarySourceSerializer.Meta):
+        fields = [*LibrarySourceSerializer.Meta.fields, "config", "refresh_mode"]
+
+
+class SearchListView(APIView):
+    @extend_schema(
+        request=AddSearchSerializer,
+        responses={
+            201: SearchSourceSerializer,
+            200: OpenApiResponse(SearchSourceSerializer, description="Already in your library."),
+        },
+        description="Nothing is searched now: every run of a subscription that uses this "
+        "source searches first (refresh mode on_run).",
+    )
+    def post(self, request):
+        payload = AddSearchSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        try:
+            user_source, created = search.add_search(
+                request.user,
+                payload.validated_data["query"],
+                provider=payload.validated_data["provider"],
+                now=timezone.now(),
+            )
+        except SourceInputError as exc:
+            raise APIInputError(exc.errors, code=exc.code) from None
+        return Response(
+            SearchSourceSerializer(user_source).data,
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )

@@ -1,0 +1,149 @@
+"""`search` sources (SPEC §4.6, §6 step 2): a saved query answered by a provider.
+
+Providers (ingest/search/providers/): `pool` — full-text search over the content pool, which
+links matching items to the source; `searxng` — a SearXNG instance's JSON API, whose results
+are canonicalized and upserted into the pool. A source's config is {"provider", "query"}.
+
+Search sources refresh `on_run`: every run of a subscription that uses one collects it first
+(`collect_on_run`, registered with digests.on_run by the ingest app), records one `search` on
+the run's meter and stores the answer through the usual refresh pipeline, so failures are
+logged in a FetchLog and backed off like any other source's. A search answered less than
+REUSE_WINDOW ago (another subscription's run a moment earlier) is not asked again; the run
+still meters it, as a cache hit. `read_search` is the reader of the generic refresh pipeline,
+for a search source an admin switches to `scheduled`.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime, timedelta
+
+from django.utils.translation import gettext as _
+
+from ingest.library.bulk_add import SourceSpec, add_sources_to_library
+from ingest.library.input import SourceInputError
+from ingest.models import Source, UserSource
+from ingest.refresh.outcome import Fetched
+from ingest.refresh.pipeline import store_refresh
+from ingest.search.providers.base import SearchProvider
+from ingest.search.providers.pool import PoolProvider, query_terms
+from ingest.search.providers.searxng import SearxngProvider
+
+PROVIDERS: dict[str, SearchProvider] = {
+    provider.key: provider for provider in (PoolProvider(), SearxngProvider())
+}
+DEFAULT_PROVIDER = "pool"
+MAX_QUERY_CHARS = 300
+REUSE_WINDOW = timedelta(minutes=10)
+
+
+def provider_of(source: Source) -> SearchProvider | None:
+    return PROVIDERS.get((source.config or {}).get("provider") or DEFAULT_PROVIDER)
+
+
+def _unusable_reason(source: Source, provider: SearchProvider | None) -> str:
+    if provider is None:
+        return _("Unknown search provider %(provider)r; Tidings has %(known)s.") % {
+            "provider": (source.config or {}).get("provider"),
+            "known": ", ".join(PROVIDERS),
+        }
+    return provider.unavailable_reason()
+
+
+def read_search(source: Source, prefetched=None) -> Fetched:
+    """The reader of `search` sources in the refresh pipeline (ingest/refresh/readers.py)."""
+    provider = provider_of(source)
+    reason = _unusable_reason(source, provider)
+    if reason:
+        return Fetched(error=reason)
+    if provider.local:
+        return Fetched(
+            error=_(
+                "Searches of the Tidings pool run with each digest run; set this source's "
+                "refresh mode to “on each run”."
+            )
+        )
+    return provider.read(source)
+
+
+def _backing_off(source: Source, now: datetime) -> bool:
+    return bool(
+        source.consecutive_failures and source.next_refresh_at and now < source.next_refresh_at
+    )
+
+
+def _answered_recently(source: Source, now: datetime) -> bool:
+    return (
+        not source.consecutive_failures
+        and source.last_refresh_at is not None
+        and timedelta(0) <= now - source.last_refresh_at < REUSE_WINDOW
+    )
+
+
+def collect_on_run(source: Source, now: datetime, meter) -> None:
+    """The on-run collector of search sources (digests.on_run): fetch fresh results now, store
+    them, meter the search. A source in back-off after failures is skipped until its next
+    attempt time, and nothing is metered for it."""
+    if _backing_off(source, now):
+        return
+    if _answered_recently(source, now):
+        meter.record("search", cache_hit=True)
+        return
+    provider = provider_of(source)
+    reason = _unusable_reason(source, provider)
+    if reason:
+        store_refresh(source, Fetched(error=reason), now=now)
+        return
+    started = time.monotonic()
+    fetched = provider.read(source)
+    fetched.duration_ms = int((time.monotonic() - started) * 1000)
+    outcome = provider.store(source, fetched, now=now)
+    if outcome.ok:
+        meter.record("search", cache_hit=provider.local)
+
+
+def register_on_run_collector() -> None:
+    from digests.on_run import register_collector
+
+    register_collector(Source.Type.SEARCH, collect_on_run)
+
+
+# --- Adding a search source -------------------------------------------------------------------
+
+
+def clean_search_input(query, provider) -> tuple[str, str]:
+    """Validate a search's query and provider (no network); raise SourceInputError naming
+    every refused field."""
+    errors: dict[str, str] = {}
+    query = " ".join(str(query or "").split())
+    provider_key = str(provider or DEFAULT_PROVIDER).strip().lower()
+    if not query:
+        errors["query"] = _("Enter what to search for.")
+    elif len(query) > MAX_QUERY_CHARS:
+        errors["query"] = _("At most %(count)d characters.") % {"count": MAX_QUERY_CHARS}
+    elif provider_key == PoolProvider.key and not query_terms(query):
+        errors["query"] = _("Enter at least one word or phrase (alternatives separated by commas).")
+    chosen = PROVIDERS.get(provider_key)
+    if chosen is None:
+        errors["provider"] = _("Choose one of %(known)s.") % {"known": ", ".join(PROVIDERS)}
+    elif chosen.unavailable_reason():
+        errors["provider"] = chosen.unavailable_reason()
+    if errors:
+        raise SourceInputError(errors)
+    return query, provider_key
+
+
+def add_search(user, query, *, provider=DEFAULT_PROVIDER, now: datetime) -> tuple[UserSource, bool]:
+    """Add a search source to the user's library (shared by everyone with the same provider and
+    query). Nothing is fetched now: each run that uses it searches. Returns (entry, created)."""
+    query, provider_key = clean_search_input(query, provider)
+    label = PROVIDERS[provider_key].label
+    title = _("%(provider)s search: %(query)s") % {"provider": label, "query": query}
+    spec = SourceSpec(
+        type=Source.Type.SEARCH,
+        config={"provider": provider_key, "query": query},
+        title=title[:300],
+        refresh_mode=Source.RefreshMode.ON_RUN,
+    )
+    (added,) = add_sources_to_library(user, [(spec, title[:300])], now=now)
+    return added.user_source, added.created
