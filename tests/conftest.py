@@ -156,3 +156,39 @@ def fixture_server() -> Iterator[FixtureServer]:
         yield server
     server.httpd.shutdown()
     server.httpd.server_close()
+
+
+def redis_reachable() -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", 6379), timeout=0.5) as probe:
+            probe.sendall(b"PING\r\n")
+            return probe.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+@pytest.fixture
+def redis_cache_settings() -> Iterator[dict]:
+    """CACHES for a Redis cache of this test alone: a key prefix no other test run shares
+    (several suites may run on one machine), and only its own keys are deleted afterwards —
+    never FLUSHDB, which would empty other runs' keys too."""
+    import uuid
+
+    import redis
+
+    if not redis_reachable():
+        pytest.skip("Redis is not reachable on 127.0.0.1:6379")
+    prefix = f"tidings-tests-{uuid.uuid4().hex[:12]}"
+    caches = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:6379/15",
+            "KEY_PREFIX": prefix,
+        }
+    }
+    with override_settings(CACHES=caches):
+        yield caches
+    client = redis.Redis.from_url("redis://127.0.0.1:6379/15")
+    for key in client.scan_iter(match=f"{prefix}:*", count=500):
+        client.delete(key)
+    client.close()
