@@ -26,7 +26,7 @@ from digests.summaries import TEMPLATE, template_narrative
 from inbox.models import UserContentState, UserPreference
 from ingest.models import ContentItem
 from ingest.pool.full_text import ensure_full_text_of_top
-from ingest.pool.levels import reading_level_in
+from ingest.pool.levels import rate_unrated, reading_level_in
 from ingest.pool.recent import id_set, recent_item_ids
 from ingest.pool.search_index import search_pool
 from topics.candidates import followed_topic_item_ids
@@ -142,7 +142,9 @@ def _candidate_rows(
         id__in=id_set(candidate_ids), status=ContentItem.Status.ACTIVE
     )
     if subscription.reading_levels:
-        # Only items rated at a wanted level; an item not rated yet is left out.
+        # Only items rated at a wanted level. Rating happens after ingest, in the worker: rate
+        # any candidate still waiting, so a brief never misses an item that just arrived.
+        rate_unrated(candidate_ids)
         items = items.filter(reading_level_in(subscription.reading_levels))
     rows = (
         items.annotate(when=Coalesce("published_at", "first_seen_at"))

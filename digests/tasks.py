@@ -34,6 +34,9 @@ def dispatch_tick() -> dict:
     # Trending is recomputed once an hour, whichever tick gets there first.
     if cache.add(f"topics:trending:{now:%Y%m%d%H}", True, timeout=2 * 3600):
         async_task("topics.tasks.recompute_trending", group="topics")
+    # Items a lost rating task or a console refresh left unrated, every five minutes.
+    if cache.add(f"ingest:levels-sweep:{now:%Y%m%d%H}{now.minute // 5}", True, timeout=900):
+        async_task("ingest.tasks.rate_recent_unrated", group="levels")
     result = scheduler.tick(
         now=now,
         run_source=enqueue_source_refresh,

@@ -1,14 +1,18 @@
 """Stored reading levels of pool items (ContentEnrichment rows with PROMPT_VERSION "reading-1").
 
-The rating itself is ingest/text/reading.py. New items of a refresh are rated in bulk
-(`store_reading_levels`); an item is rated again from its full text when that arrives
-(`save_reading_level`); runs filter candidates with `reading_level_in`.
+The rating itself is ingest/text/reading.py. Rating is not on the ingest path: a refresh stores
+its new items and the worker rates them in bulk afterwards (`rate_items`, queued by the refresh
+tasks; `rate_recent_unrated` sweeps up whatever a lost task or a console refresh left). A run
+that filters by level rates its own unrated candidates first (`rate_unrated`), so a brief never
+misses an item that arrived a moment before it. An item is rated again from its full text when
+that arrives (`save_reading_level`); runs filter candidates with `reading_level_in`.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+from datetime import datetime, timedelta
 
 from django.db import connection, transaction
 from django.db.models import Exists, OuterRef
@@ -16,6 +20,7 @@ from django.utils import timezone
 
 from ingest.models import ContentEnrichment, ContentItem
 from ingest.pool import bulk
+from ingest.pool.recent import id_set
 from ingest.text.reading import GENERATOR, PROMPT_VERSION, ItemText
 
 logger = logging.getLogger(__name__)
@@ -50,9 +55,16 @@ _PG_ARRAY_TYPES = (
 )
 
 
+# What rating reads of an item (ItemText.of).
+_RATED_FIELDS = ("id", "canonical_url", "title", "description", "content_html", "full_text",
+                 "language")  # fmt: skip
+# The sweep looks this far back for items left unrated.
+SWEEP_WINDOW = timedelta(days=2)
+SWEEP_BATCH = 2000
+
+
 def store_reading_levels(items) -> int:
-    """Rate saved `items` in one multi-row INSERT; items already rated are left as they are.
-    The pool calls it for the new items of a refresh."""
+    """Rate saved `items` in one multi-row INSERT; items already rated are left as they are."""
     created = connection.ops.adapt_datetimefield_value(timezone.now())
     rows = []
     for item in items:
@@ -108,3 +120,35 @@ def reading_level_in(levels) -> Exists:
             item_id=OuterRef("pk"), prompt_version=PROMPT_VERSION, reading_level__in=list(levels)
         )
     )
+
+
+def _rated():
+    return ContentEnrichment.objects.filter(item_id=OuterRef("pk"), prompt_version=PROMPT_VERSION)
+
+
+def rate_items(item_ids) -> int:
+    """Rate the given items that have no reading level yet; two queries for any number of
+    them. Safe to repeat: rated items are skipped, and the insert ignores a racing twin."""
+    items = (
+        ContentItem.objects.filter(pk__in=id_set(list(item_ids)))
+        .exclude(Exists(_rated()))
+        .only(*_RATED_FIELDS)
+    )
+    return store_reading_levels(list(items))
+
+
+def rate_unrated(item_ids) -> int:
+    """For a run about to filter `item_ids` by level: rate those not rated yet."""
+    return rate_items(item_ids)
+
+
+def rate_recent_unrated(*, now: datetime, limit: int = SWEEP_BATCH) -> int:
+    """Rate items first seen within SWEEP_WINDOW that have no level: what a lost task, a
+    console refresh or an `ingest` command left behind. Reads the first_seen_at index."""
+    ids = list(
+        ContentItem.objects.filter(first_seen_at__gte=now - SWEEP_WINDOW)
+        .exclude(Exists(_rated()))
+        .order_by("-first_seen_at")
+        .values_list("id", flat=True)[:limit]
+    )
+    return rate_items(ids) if ids else 0

@@ -1,10 +1,11 @@
 """The global content pool: upsert parsed entries once for every user who follows a source.
 
 One refresh is one batch and costs the same number of queries for 2 entries or 2,000: read the
-known items, update them, insert the new ones and their reading levels, link all to the source,
+known items, update them, insert the new ones, link all to the source,
 store the new items' simhash bands, look up soft and near duplicates, settle their clusters
 (ingest/pool/dedup.py), and pick a cluster's winner again when another source carries one of its
-filtered copies.
+filtered copies. Reading levels are not rated here: the worker rates the new items afterwards
+(ingest/pool/levels.py), which keeps that work off the ingest path.
 
 New rows are written with one multi-row statement per table (ingest/pool/bulk.py).
 """
@@ -12,7 +13,7 @@ New rows are written with one multi-row statement per table (ingest/pool/bulk.py
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache
 
@@ -20,7 +21,7 @@ from django.db import connection, models, transaction
 
 from ingest.canonical import url_hash
 from ingest.models import ContentItem, ContentItemSource, Source
-from ingest.pool import bulk, levels, neardup
+from ingest.pool import bulk, neardup
 from ingest.pool.dedup import normalize_title, resolve_clusters, soft_matches
 from ingest.pool.entries import ParsedEntry
 from ingest.pool.recent import id_set
@@ -36,6 +37,8 @@ class UpsertCounts:
     inserted: int = 0
     updated: int = 0
     deduped: int = 0
+    # Items this upsert inserted, for work done after it (reading levels).
+    new_item_ids: list[int] = field(default_factory=list)
 
 
 def _new_item(entry: ParsedEntry, digest: str, source: Source, now: datetime) -> ContentItem:
@@ -75,20 +78,20 @@ class _Column:
 def _item_columns(vendor: str) -> tuple[_Column, ...]:
     """Every stored column of ContentItem but the id, with how its values are adapted."""
     columns = []
-    for field in ContentItem._meta.concrete_fields:
-        if field.primary_key:
+    for model_field in ContentItem._meta.concrete_fields:
+        if model_field.primary_key:
             continue
         kind = (
             "datetime"
-            if isinstance(field, models.DateTimeField)
+            if isinstance(model_field, models.DateTimeField)
             else "json"
-            if isinstance(field, models.JSONField)
+            if isinstance(model_field, models.JSONField)
             else "plain"
         )
-        db_type = field.db_type(connection) if vendor == "postgresql" else ""
+        db_type = model_field.db_type(connection) if vendor == "postgresql" else ""
         array_type = "text[]::jsonb[]" if kind == "json" else f"{db_type}[]"
-        encoder = getattr(field, "encoder", None)
-        columns.append(_Column(field.column, field.attname, array_type, kind, encoder))
+        encoder = getattr(model_field, "encoder", None)
+        columns.append(_Column(model_field.column, model_field.attname, array_type, kind, encoder))
     return tuple(columns)
 
 
@@ -246,7 +249,7 @@ def upsert_entries(
             fingerprints[item.canonical_url_hash] = value
         inserted = _insert_items(new_items)
         counts.inserted = len(inserted)
-        levels.store_reading_levels([item for item in new_items if item.pk is not None])
+        counts.new_item_ids = list(inserted.values())
 
         ids = {digest: item.pk for digest, item in existing.items()} | inserted
         if len(ids) < len(by_hash):  # lost a race for some URLs: those rows are another's

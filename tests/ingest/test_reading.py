@@ -3,6 +3,7 @@ other languages, stored once per item, and subscriptions that keep only some lev
 
 from __future__ import annotations
 
+from datetime import timedelta
 from xml.sax.saxutils import escape
 
 import pytest
@@ -20,7 +21,9 @@ from digests.subscriptions import (
     update_subscription,
 )
 from inbox.tokens import issue_token
+from ingest import tasks
 from ingest.models import ContentEnrichment, ContentItem, Source
+from ingest.pool import levels
 from ingest.pool.full_text import rescore_with_full_text
 from ingest.pool.levels import store_reading_levels
 from ingest.refresh.pipeline import refresh_source
@@ -151,11 +154,19 @@ def file_source(path, key: str) -> Source:
     )
 
 
-def test_a_refresh_rates_its_new_items_once(db, now, tmp_path):
+def test_a_refresh_stores_items_without_rating_them(db, now, tmp_path):
+    feed = tmp_path / "donga.xml"
+    korean_feed(feed, 3)
+    outcome = refresh_source(file_source(feed, "donga"), now=now)
+    assert len(outcome.counts.new_item_ids) == 3
+    assert not ContentEnrichment.objects.exists()  # the worker rates them afterwards
+
+
+def test_the_refresh_task_has_its_new_items_rated_once(db, now, tmp_path):
     feed = tmp_path / "donga.xml"
     korean_feed(feed, 4)
     source = file_source(feed, "donga")
-    refresh_source(source, now=now)
+    tasks.refresh_source(source.pk)  # django-q2 runs the queued rating inline in tests
     rows = ContentEnrichment.objects.filter(prompt_version="reading-1").order_by("item__title")
     assert [(r.locale, r.generator, r.reading_level) for r in rows] == [
         ("ko", "rules", "L1"),  # Culture
@@ -168,8 +179,20 @@ def test_a_refresh_rates_its_new_items_once(db, now, tmp_path):
         assert (row.tags, row.entities, row.summary) == ([], [], "")
         assert row.reading_score is not None
     korean_feed(feed, 5)  # one new item, four seen again
-    refresh_source(source, now=now.replace(hour=10))
+    Source.objects.filter(pk=source.pk).update(last_refresh_at=None)
+    tasks.refresh_sources([source.pk])
     assert ContentEnrichment.objects.count() == 5
+    assert levels.rate_items(ContentItem.objects.values_list("id", flat=True)) == 0
+
+
+def test_the_sweep_rates_what_nothing_queued_and_only_recent_items(db, now, tmp_path):
+    feed = tmp_path / "donga.xml"
+    korean_feed(feed, 2)
+    refresh_source(file_source(feed, "donga"), now=now)  # the console path queues nothing
+    old = add_item("오래된 뉴스", description="뉴스", now=now - timedelta(days=5))
+    assert levels.rate_recent_unrated(now=now) == 2
+    assert levels.rate_recent_unrated(now=now) == 0
+    assert not old.enrichments.exists()
 
 
 def test_rating_new_items_costs_one_query_for_a_few_or_many(
@@ -293,22 +316,33 @@ def test_a_subscription_for_l1_gets_only_l1_items(alice, now):
     rated("뉴스 쉬운 기사", "L1", now)
     rated("뉴스 보통 기사", "L2", now)
     rated("뉴스 어려운 기사", "L3", now)
-    add_item("뉴스 아직 평가 전", now=now)  # not rated yet
+    add_item("[사설] 뉴스 아직 평가 전", description=DENSE_KO, now=now)  # L3, not rated yet
+    add_item("뉴스 방금 도착", description=EASY_KO, now=now)  # L1, not rated yet
     easy = run_once(subscribe(alice, now, name="Easy", reading_levels=["L1"]), now)
-    assert list(easy.items.values_list("title", flat=True)) == ["뉴스 쉬운 기사"]
+    # The run rated its two unrated candidates first: the easy one is in, the editorial out.
+    assert sorted(easy.items.values_list("title", flat=True)) == [
+        "뉴스 방금 도착",
+        "뉴스 쉬운 기사",
+    ]
     other = run_once(subscribe(alice, now, name="Any level"), now)
-    assert other.delivered_count == 3  # everything else, unrated included
+    assert other.delivered_count == 3  # every other level (alice has the two L1 items already)
 
 
-def test_the_level_filter_adds_no_query_to_a_run(alice, bob, now):
+@pytest.mark.parametrize("unrated", [0, 1, 8])
+def test_the_level_filter_costs_the_same_queries_for_any_number_of_unrated_items(
+    alice, bob, now, unrated
+):
     for n in range(6):
         rated(f"뉴스 {n}번", "L1" if n % 2 else "L2", now)
+    for n in range(unrated):
+        add_item(f"뉴스 새 기사 {n}", description=EASY_KO, now=now)  # rated L1 by the run
     counts = []
-    for user, levels in ((alice, []), (bob, ["L1"])):  # two users: both runs deliver
-        subscription = subscribe(user, now, reading_levels=levels)
+    for user, levels_wanted in ((alice, []), (bob, ["L1"])):  # two users: both runs deliver
+        subscription = subscribe(user, now, reading_levels=levels_wanted)
         run = request_manual_run(subscription, now=now)
         with CaptureQueriesContext(connection) as captured:
             finished = runner.execute_run(run.pk, now=now)
         counts.append((len(captured.captured_queries), finished.delivered_count))
-    assert counts[0][0] == counts[1][0]
-    assert [delivered for _queries, delivered in counts] == [6, 3]
+    # Which candidates still need a rating (one query), and one INSERT when some do.
+    assert counts[1][0] == counts[0][0] + (2 if unrated else 1)
+    assert [delivered for _queries, delivered in counts] == [6 + unrated, 3 + unrated]
