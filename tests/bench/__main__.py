@@ -1,17 +1,35 @@
-"""`python -m tests.bench NAME [--json]`: run one benchmark.
+"""`python -m tests.bench NAME [--size smoke|small|full] [--json]`: run one benchmark;
+`python -m tests.bench all --size smoke`: run every benchmark, one after the other.
 
-Each benchmark states its data sizes, prints absolute figures and a ratio against a baseline
-measured in the same process; with --json the last line is one JSON object.
+Each benchmark is a module tests/bench/NAME.py with `run(size="full")` (sizes in
+tests/bench/sizes.py, what each means in the module's docstring) and `describe(result)`; it
+states its data sizes, prints absolute figures and a ratio against a baseline measured in the
+same process, in a throw-away database (tests/bench/database.py). A new benchmark is one more
+entry in BENCHMARKS.
+
+A result may carry "checks" ({what must hold: bool}, e.g. "no run failed") and "skipped" (why
+there was nothing to measure, e.g. a corpus is absent). The exit status is non-zero when the
+benchmark raised or a check failed; `all` runs each benchmark in a process of its own (the
+benchmarks patch process-wide state: the resolver, the task queue's mode), prints each one's
+figures as it goes and a summary at the end, and exits non-zero if any failed.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import inspect
 import json
 import os
+import signal
+import subprocess
 import sys
+import tempfile
+import time
+from pathlib import Path
+
+from tests.bench.sizes import SIZES
 
 BENCHMARKS = (
     "ingest",
@@ -29,38 +47,127 @@ BENCHMARKS = (
     "pages",
     "llm",
 )
+# `all` stops a benchmark that takes longer than this (per benchmark, by size).
+TIMEOUT_SECONDS = {"smoke": 600, "small": 3600, "full": 6 * 3600}
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tests.bench")
-    parser.add_argument("name", choices=BENCHMARKS)
-    parser.add_argument("--json", action="store_true", help="end with one JSON object")
-    parser.add_argument("--corpus", help="folder of feed files (default: ../shared/corpora/feeds)")
-    parser.add_argument(
-        "--size",
-        choices=("full", "small"),
-        default="full",
-        help="run/scheduler/throughput data sizes: full (the stated goals) or small (a quick look)",
-    )
-    args = parser.parse_args(argv)
+def failed_checks(result: dict) -> list[str]:
+    return [name for name, held in result.get("checks", {}).items() if not held]
 
+
+def load(name: str):
+    """Benchmark `name`'s module, Django set up first (the modules import models)."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
     import django
 
     django.setup()
+    return importlib.import_module(f"tests.bench.{name}")
+
+
+def run_one(name: str, *, size: str, corpus: str | None = None) -> dict:
+    """Run benchmark `name` in a throw-away database; returns its result."""
+    module = load(name)
     from tests.bench.database import bench_database
 
-    module = importlib.import_module(f"tests.bench.{args.name}")
+    options = {"size": size}
+    if corpus and "corpus" in inspect.signature(module.run).parameters:
+        options["corpus"] = corpus
     with bench_database():
-        # Each benchmark takes the options it knows about.
-        accepted = inspect.signature(module.run).parameters
-        options = {"corpus": args.corpus, "size": args.size}
-        result = module.run(**{k: v for k, v in options.items() if k in accepted})
+        return module.run(**options)
+
+
+def _main_one(args) -> int:
+    started = time.perf_counter()
+    result = run_one(args.name, size=args.size, corpus=args.corpus)
+    module = load(args.name)
+    result.setdefault("seconds", round(time.perf_counter() - started, 1))
     for line in module.describe(result):
         print(line)
+    failed = failed_checks(result)
+    for check in failed:
+        print(f"  FAILED check: {check}")
     if args.json:
-        print(json.dumps(result, sort_keys=True))
-    return 0
+        print(json.dumps(result, sort_keys=True, default=str))
+    if args.result_file:
+        Path(args.result_file).write_text(json.dumps(result, default=str))
+    sys.stdout.flush()
+    return 1 if failed else 0
+
+
+def _run_child(name: str, args, result_file: str) -> tuple[int | None, float]:
+    """One benchmark in a child process, its output going straight to ours."""
+    command = [sys.executable, "-m", "tests.bench", name, "--size", args.size]
+    command += ["--result-file", result_file]
+    started = time.perf_counter()
+    child = subprocess.Popen(command, cwd=Path(__file__).resolve().parents[2])
+    try:
+        code = child.wait(timeout=TIMEOUT_SECONDS[args.size])
+    except subprocess.TimeoutExpired:
+        # SIGINT first: the benchmark's finally blocks stop the servers it started.
+        child.send_signal(signal.SIGINT)
+        try:
+            child.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+        code = None
+    return code, time.perf_counter() - started
+
+
+def _main_all(args) -> int:
+    summary = []
+    total_started = time.perf_counter()
+    with tempfile.TemporaryDirectory() as folder:
+        for name in BENCHMARKS:
+            print(f"== {name} ({args.size})", flush=True)
+            result_file = str(Path(folder) / f"{name}.json")
+            code, seconds = _run_child(name, args, result_file)
+            result = {}
+            with contextlib.suppress(FileNotFoundError, ValueError):
+                result = json.loads(Path(result_file).read_text())
+            if code is None:
+                status = f"TIMED OUT after {TIMEOUT_SECONDS[args.size]} s"
+            elif failed_checks(result):
+                status = "FAILED checks: " + "; ".join(failed_checks(result))
+            elif code:
+                status = f"FAILED (exit status {code})"
+            else:
+                status = f"skipped: {result['skipped']}" if result.get("skipped") else "ok"
+            summary.append((name, seconds, result.get("ratio"), status))
+            print(flush=True)
+    total = time.perf_counter() - total_started
+    print(f"== summary ({args.size}, {_database_label()})")
+    for name, seconds, ratio, status in summary:
+        print(f"  {name:<11} {seconds:>7.1f} s  ratio {ratio!s:<8} {status}")
+    failed = [name for name, _s, _r, status in summary if status.startswith(("FAILED", "TIMED"))]
+    print(f"  total {total:.1f} s; failed: {', '.join(failed) or 'none'}")
+    return 1 if failed else 0
+
+
+def _database_label() -> str:
+    url = os.environ.get("DATABASE_URL", "")
+    return url.split(":", 1)[0] if url else "sqlite"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.bench")
+    parser.add_argument("name", choices=(*BENCHMARKS, "all"))
+    parser.add_argument(
+        "--size",
+        choices=SIZES,
+        default="full",
+        help="full: the sizes the goals are stated for; small: a quick look; smoke: seconds, "
+        "the same code path (what CI runs). Each benchmark's docstring says what they mean.",
+    )
+    parser.add_argument("--json", action="store_true", help="end with one JSON object")
+    parser.add_argument("--corpus", help="folder of feed files (default: ../shared/corpora/feeds)")
+    parser.add_argument("--result-file", help=argparse.SUPPRESS)  # `all` reads results here
+    args = parser.parse_args(argv)
+    if args.name == "all" and args.corpus:
+        parser.error("--corpus is for one benchmark (its meaning differs between them)")
+    if args.name == "all":
+        return _main_all(args)
+    return _main_one(args)
 
 
 if __name__ == "__main__":

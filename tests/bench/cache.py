@@ -1,5 +1,5 @@
-"""`cache`: the combination cache over one daily period of 1,000 simulated users (`--size
-small`: 100), against the same narratives written without it.
+"""`cache`: the combination cache over one daily period of 1,000 simulated users, against the
+same narratives written without it.
 
 Users (seed 002 §7.1): 80 % installed the same source pack (12 sources), 10 % that pack with
 1-2 sources added (popular ones) or removed, 10 % 5-15 sources of their own. Each user has one
@@ -21,6 +21,10 @@ Baseline: the same narratives written once per user without the cache, in the sa
 ratio = LLM calls without the cache ÷ LLM calls with it (goal >= 5; seed: hit rate > 80 %).
 Hit latency: a cached narrative from key computation to value (goal < 100 ms), for every user;
 and the whole brief request (selection + key + cache) for a sample.
+
+Sizes (tests/bench/sizes.py): full = 1,000 users over a pool of 10,000 items; small = 100
+users, 10,000 items; smoke = 20 users, 2,000 items. Check: one LLM call per distinct item set
+(single flight: no two workers wrote the same narrative).
 """
 
 from __future__ import annotations
@@ -52,9 +56,9 @@ from ingest.models import ContentItem, ContentItemSource
 from tests.bench.generate import TextBank, analyze, make_sources
 from tests.digests.fake_anthropic import FakeAnthropic
 
-SIZES = {"full": 1000, "small": 100}
+SIZES = {"full": 1000, "small": 100, "smoke": 20}
 SOURCES = 200
-POOL_ITEMS = 10_000
+POOL_ITEMS = {"full": 10_000, "small": 10_000, "smoke": 2_000}
 POOL_DAYS = 7  # ~1,400 items a day
 PACK_SIZE = 12
 MAX_ITEMS = 20
@@ -74,12 +78,12 @@ NARRATIVE_SCHEMA = {
 }
 
 
-def _add_items(sources, rng: random.Random) -> None:
-    """POOL_ITEMS items over the POOL_DAYS before NOW; a few big sources, a long tail."""
+def _add_items(sources, rng: random.Random, count: int) -> None:
+    """`count` items over the POOL_DAYS before NOW; a few big sources, a long tail."""
     bank = TextBank()
     weights = [1.0 / (n + 3) for n in range(len(sources))]
     items, seen_by = [], []
-    for n in range(POOL_ITEMS):
+    for n in range(count):
         title, description = bank.text(rng)
         source = rng.choices(sources, weights=weights)[0]
         first_seen = NOW - timedelta(seconds=rng.random() * POOL_DAYS * 86400)
@@ -337,7 +341,7 @@ def run(size: str = "full") -> dict:
     users = SIZES[size]
     started = time.perf_counter()
     sources = make_sources(SOURCES)
-    _add_items(sources, rng)
+    _add_items(sources, rng, POOL_ITEMS[size])
     analyze()
     source_sets = _source_sets(users, [s.pk for s in sources], rng)
     subscriptions = _subscribers(source_sets)
@@ -365,7 +369,7 @@ def run(size: str = "full") -> dict:
         "size": size,
         "users": users,
         "sources": SOURCES,
-        "pool_items": POOL_ITEMS,
+        "pool_items": POOL_ITEMS[size],
         "pack_size": PACK_SIZE,
         "workers": WORKERS,
         "generate_seconds": round(generate_seconds, 1),
@@ -392,6 +396,7 @@ def run(size: str = "full") -> dict:
         "goal_hit_rate_gt_80": cached["hit_rate"] > 0.8,
         "goal_hit_latency_lt_100ms": latency["key_to_value_p95_ms"] < 100,
         "ratio": round(baseline["llm_calls"] / cached["llm_calls"], 2),
+        "checks": {"one LLM call per distinct item set": cached["llm_calls"] == unique_keys},
     }
 
 

@@ -2,7 +2,9 @@
 trafilatura with its defaults and in its precision and recall modes, and Tidings' extractor
 (`ingest.text.extract.extract_main_content`, what the product stores).
 
-Corpora (../shared/corpora; the benchmark reports `skipped` without them):
+Corpora (../shared/corpora; without them the benchmark runs on one page of the repository's
+own fixtures, tests/ingest/testdata/extraction/article.html, with the snippets its test
+checks — the same code path, but no figure worth comparing):
 
 - `extraction/`: 300 pages from trafilatura's evaluation set (mostly German, ~25 % other
   languages), each with snippets that must appear in the main text (`with`) and boilerplate
@@ -21,6 +23,9 @@ the two sets' F1 for the chosen extractor; `ratio` = that ÷ the same figure for
 readability-lxml, measured in the same process. docs/s is single-threaded wall time.
 `halves`: F1 on each half of a set (pages sorted by file name, even and odd positions) — a
 change to the extractor should not lower either, so that it is not fitted to a few pages.
+
+Sizes (tests/bench/sizes.py): full = all 300 + 181 pages; small = every 4th page of each set
+(75 + 46); smoke = every 15th (20 + 13), in the order of their keys (URL, file name).
 """
 
 from __future__ import annotations
@@ -39,14 +44,33 @@ from django.conf import settings
 from readability import Document
 
 from ingest.text.extract import decode_html, extract_main_content
+from tests.bench.sizes import every_nth
 
 CORPORA = Path(settings.BASE_DIR).parent / "shared" / "corpora"
 SNIPPETS = CORPORA / "extraction"
 SCRAPINGHUB = CORPORA / "extraction_scrapinghub"
+# Without the corpora: one fixture page and what tests/ingest/test_extract.py checks on it.
+FIXTURE = Path(settings.BASE_DIR) / "tests" / "ingest" / "testdata" / "extraction"
+FIXTURE_PAGE = {
+    "file": "article.html",
+    "url": "https://blog.example.org/posts/autovacuum",
+    "with": [
+        "Autovacuum keeps PostgreSQL tables healthy",
+        "anti-wraparound vacuums cannot be skipped",
+        "ALTER TABLE events SET",
+    ],
+    "without": [
+        "Subscribe to the newsletter",
+        "How table bloat happens",
+        "Five index mistakes",
+        "All rights reserved",
+        "Share this",
+    ],
+}
 _SPACE = re.compile(r"\s+")
 _TOKEN = re.compile(r"\w+")
 _BLOCKS = {"p", "div", "li", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "tr", "br"}
-GOALS = {"snippets": 0.92, "scrapinghub": 0.95}
+GOALS = {"snippets": 0.92, "scrapinghub": 0.95, "fixture": None}
 
 
 def _readability(html: str, url: str) -> str:
@@ -80,15 +104,15 @@ EXTRACTORS: dict[str, Callable[[str, str], str]] = {
 BASELINE, CHOSEN = "readability-lxml", "tidings"
 
 
-def _load_snippets() -> list[tuple[str, str, dict]]:
+def _load_snippets(size: str) -> list[tuple[str, str, dict]]:
     annotations = json.loads((SNIPPETS / "annotations.json").read_text())
     return [
         (url, decode_html((SNIPPETS / "html" / entry["file"]).read_bytes()), entry)
-        for url, entry in sorted(annotations.items())
+        for url, entry in every_nth(sorted(annotations.items()), size)
     ]
 
 
-def _load_scrapinghub() -> list[tuple[str, str, dict]]:
+def _load_scrapinghub(size: str) -> list[tuple[str, str, dict]]:
     truth = json.loads((SCRAPINGHUB / "ground-truth.json").read_text())
     return [
         (
@@ -96,8 +120,13 @@ def _load_scrapinghub() -> list[tuple[str, str, dict]]:
             decode_html(gzip.decompress((SCRAPINGHUB / "html" / f"{key}.html.gz").read_bytes())),
             {**entry, "file": f"{key}.html.gz"},
         )
-        for key, entry in sorted(truth.items())
+        for key, entry in every_nth(sorted(truth.items()), size)
     ]
+
+
+def _load_fixture() -> list[tuple[str, str, dict]]:
+    html = decode_html((FIXTURE / FIXTURE_PAGE["file"]).read_bytes())
+    return [(FIXTURE_PAGE["url"], html, FIXTURE_PAGE)]
 
 
 def _f1(precision: float, recall: float) -> float:
@@ -158,14 +187,19 @@ def _measure(extract, pages) -> tuple[list[str], float, int]:
     return outputs, time.perf_counter() - started, failures
 
 
-def run() -> dict:
-    if not SNIPPETS.is_dir() or not SCRAPINGHUB.is_dir():
-        return {"name": "extraction", "skipped": f"corpora not found under {CORPORA}"}
-    sets = {
-        "snippets": (_load_snippets(), score_snippets),
-        "scrapinghub": (_load_scrapinghub(), score_shingles),
-    }
-    result: dict = {"name": "extraction", "sets": {}, "extractors": {}}
+def run(size: str = "full") -> dict:
+    if SNIPPETS.is_dir() and SCRAPINGHUB.is_dir():
+        sets = {
+            "snippets": (_load_snippets(size), score_snippets),
+            "scrapinghub": (_load_scrapinghub(size), score_shingles),
+        }
+    else:
+        print(
+            f"extraction: corpora not found under {CORPORA}; measuring one fixture page of "
+            "the repository instead (no figure worth comparing)"
+        )
+        sets = {"fixture": (_load_fixture(), score_snippets)}
+    result: dict = {"name": "extraction", "size": size, "sets": {}, "extractors": {}}
     for set_name, (pages, score) in sets.items():
         result["sets"][set_name] = {
             "pages": len(pages),
@@ -196,14 +230,10 @@ def run() -> dict:
 
 
 def describe(result: dict) -> list[str]:
-    if "skipped" in result:
-        return [f"extraction benchmark skipped: {result['skipped']}"]
-    lines = ["extraction benchmark — F1 (precision / recall), docs/s"]
+    lines = [f"extraction benchmark ({result['size']}) — F1 (precision / recall), docs/s"]
     for set_name, info in result["sets"].items():
-        lines.append(
-            f"  {set_name}: {info['pages']} pages, {info['mb']} MB decoded HTML "
-            f"(goal F1 ≥ {info['goal_f1']})"
-        )
+        goal = f"goal F1 ≥ {info['goal_f1']}" if info["goal_f1"] else "no goal"
+        lines.append(f"  {set_name}: {info['pages']} pages, {info['mb']} MB decoded HTML ({goal})")
         for name, figures in result["extractors"].items():
             f = figures[set_name]
             lines.append(

@@ -1,6 +1,8 @@
 """Synthetic data for the digest-engine benchmarks: a content pool with realistic text lengths
-and term frequencies, and subscriptions in bulk. Loaded with COPY on PostgreSQL and
-`executemany` on SQLite (the SQLite full-text triggers still index every row as it lands).
+and term frequencies, and subscriptions in bulk. Loaded by `load_rows`: COPY on PostgreSQL and
+`executemany` on SQLite (the SQLite full-text triggers still index every row as it lands), with
+the columns and their defaults derived from the model, so a field added later needs no change
+here.
 
 Text is stitched from a bank of generated sentences, so 1M items take seconds to make, word
 frequencies stay natural, and interest terms occur at known rates: popular ones in ~2 % of
@@ -13,11 +15,16 @@ items, rare ones in ~0.2 %. About 3 % of the items are Chinese.
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import cache
 
-from django.db import connection, transaction
+from django.core.management.color import no_style
+from django.db import connection, models, transaction
+from django.utils import timezone
 
 from digests.models import Subscription
 from ingest.models import ContentItem, ContentItemSource, Source
@@ -230,38 +237,9 @@ def make_sources(count: int = SOURCES) -> list[Source]:
     )
 
 
-ITEM_COLUMNS = (
-    "id",
-    "canonical_url",
-    "canonical_url_hash",
-    "title",
-    "normalized_title",
-    "description",
-    "content_html",
-    "author",
-    "site_name",
-    "language",
-    "published_at",
-    "full_text",
-    "full_text_key",
-    "content_hash",
-    "content_too_large",
-    "score_impact",
-    "score_quality",
-    "first_seen_at",
-    "last_seen_at",
-    "last_fetched_at",
-    "cluster_id",
-    "status",
-    "extraction_error",
-    "score_reasons",
-)
-SIGHTING_COLUMNS = ("item_id", "source_id", "entry_id", "first_seen_at", "baseline")
-
-
 def _rows(
     first_id: int, count: int, sources: list[Source], now: datetime, bank: TextBank
-) -> Iterator[tuple[tuple, list[tuple]]]:
+) -> Iterator[tuple[dict, list[dict]]]:
     rng = random.Random(SEED + first_id)
     source_cum = _cumulative(1.0 / (n + 3) for n in range(len(sources)))  # a few big sources
     span = POOL_DAYS * 86400
@@ -271,37 +249,30 @@ def _rows(
         first_seen = now - timedelta(seconds=rng.random() * span)
         published = first_seen - timedelta(seconds=rng.random() * 7200)
         url = f"https://source{source.pk}.example/posts/{item_id}"
-        item = (
-            item_id,
-            url,
-            hashlib.sha256(url.encode()).hexdigest(),
-            title,
-            title.lower()[:500],
-            description,
-            f"<p>{description}</p>",
-            "",
-            source.title,
-            "",
-            None if rng.random() < 0.05 else published,
-            "",
-            "",
-            hashlib.sha256(description.encode()).hexdigest(),
-            False,
-            rng.randint(30, 80),
-            rng.randint(30, 90),
-            first_seen,
-            first_seen,
-            first_seen,
-            None,
-            "filtered" if rng.random() < 0.02 else "active",
-            "",
-            "{}",
-        )
-        sightings = [(item_id, source.pk, url, first_seen, False)]
+        item = {
+            "id": item_id,
+            "canonical_url": url,
+            "canonical_url_hash": hashlib.sha256(url.encode()).hexdigest(),
+            "title": title,
+            "normalized_title": title.lower()[:500],
+            "description": description,
+            "content_html": f"<p>{description}</p>",
+            "site_name": source.title,
+            "published_at": None if rng.random() < 0.05 else published,
+            "content_hash": hashlib.sha256(description.encode()).hexdigest(),
+            "score_impact": rng.randint(30, 80),
+            "score_quality": rng.randint(30, 90),
+            "first_seen_at": first_seen,
+            "last_seen_at": first_seen,
+            "last_fetched_at": first_seen,
+            "status": "filtered" if rng.random() < 0.02 else "active",
+        }
+        seen = {"item_id": item_id, "entry_id": url, "first_seen_at": first_seen}
+        sightings = [{**seen, "source_id": source.pk}]
         if rng.random() < 0.05:
             other = rng.choice(sources)
             if other.pk != source.pk:
-                sightings.append((item_id, other.pk, url, first_seen, False))
+                sightings.append({**seen, "source_id": other.pk})
         yield item, sightings
 
 
@@ -319,29 +290,111 @@ def add_items(count: int, *, sources: list[Source], now: datetime, bank: TextBan
                 break
         if not items:
             break
-        _load(ContentItem._meta.db_table, ITEM_COLUMNS, items)
-        _load(ContentItemSource._meta.db_table, SIGHTING_COLUMNS, sightings)
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT setval(pg_get_serial_sequence('ingest_contentitem', 'id'), "
-                "(SELECT max(id) FROM ingest_contentitem))"
+        load_rows(ContentItem, items)
+        load_rows(ContentItemSource, sightings)
+
+
+@dataclass(frozen=True)
+class _Column:
+    name: str  # the database column
+    attname: str  # the key in a row dict
+    kind: str  # "plain", "datetime" or "json"
+    default: object  # when a row leaves the field out
+    encoder: type[json.JSONEncoder] | None = None
+
+
+_REQUIRED, _NOW = object(), object()
+
+
+def _default(field: models.Field) -> object:
+    """What a row that leaves `field` out stores: the model's default, as the ORM would."""
+    if field.has_default():
+        return field.get_default()
+    if getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False):
+        return _NOW
+    if field.null:
+        return None
+    if field.empty_strings_allowed:
+        return ""
+    return _REQUIRED
+
+
+@cache
+def _columns(model: type[models.Model], given: frozenset[str]) -> tuple[_Column, ...]:
+    """Every stored column of `model`, derived from its concrete fields, so that a field added
+    to the model later reaches the benchmarks' bulk loads with its default. The primary key is
+    written only when the rows give it; a column the database fills itself (db_default,
+    generated) only then too."""
+    fields = {field.attname: field for field in model._meta.concrete_fields}
+    unknown = given - set(fields)
+    if unknown:
+        raise ValueError(f"{model.__name__} has no field {', '.join(sorted(unknown))}")
+    columns = []
+    for attname, field in fields.items():
+        by_database = (
+            field.primary_key
+            or getattr(field, "generated", False)
+            or field.db_default is not models.NOT_PROVIDED
+        )
+        if attname not in given and by_database:
+            continue
+        default = None if attname in given else _default(field)
+        if default is _REQUIRED:
+            raise ValueError(
+                f"{model.__name__}.{field.name} has no default: the benchmark's rows must give it"
             )
+        kind = (
+            "datetime"
+            if isinstance(field, models.DateTimeField)
+            else "json"
+            if isinstance(field, models.JSONField)
+            else "plain"
+        )
+        encoder = getattr(field, "encoder", None)
+        columns.append(_Column(field.column, attname, kind, default, encoder))
+    return tuple(columns)
 
 
-def _load(table: str, columns: tuple[str, ...], rows: list[tuple]) -> None:
+def _adapter(column: _Column):
+    if column.kind == "json":
+        return lambda value: json.dumps(value, cls=column.encoder)
+    if column.kind == "datetime" and connection.vendor != "postgresql":
+        return connection.ops.adapt_datetimefield_value
+    return None
+
+
+def load_rows(model: type[models.Model], rows: list[dict]) -> None:
+    """INSERT `rows` (dicts by attname, e.g. "owner_id", all with the keys of the first) into
+    `model`'s table in bulk: COPY on PostgreSQL, executemany on SQLite (its full-text triggers
+    still index every row as it lands). Fields a row leaves out get the model's default; one
+    without a default fails here, by name. Rows that give ids move the id sequence past them."""
+    if not rows:
+        return
+    columns = _columns(model, frozenset(rows[0]))
+    now = timezone.now()
+    getters = []
+    for column in columns:
+        adapt = _adapter(column) or (lambda value: value)
+        default = now if column.default is _NOW else column.default
+        getters.append((column.attname, adapt, adapt(default)))
+    values = [
+        tuple(adapt(row[key]) if key in row else default for key, adapt, default in getters)
+        for row in rows
+    ]
+    table, names = model._meta.db_table, ", ".join(column.name for column in columns)
     with transaction.atomic(), connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            with cursor.cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
-                for row in rows:
+            with cursor.cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
+                for row in values:
                     copy.write_row(row)
         else:
-            adapt = connection.ops.adapt_datetimefield_value
             cursor.executemany(
-                f"INSERT INTO {table} ({', '.join(columns)}) "
-                f"VALUES ({', '.join(['%s'] * len(columns))})",
-                [tuple(adapt(v) if isinstance(v, datetime) else v for v in row) for row in rows],
+                f"INSERT INTO {table} ({names}) VALUES ({', '.join(['%s'] * len(columns))})",
+                values,
             )
+        if model._meta.pk.attname in rows[0]:
+            for sql in connection.ops.sequence_reset_sql(no_style(), [model]):
+                cursor.execute(sql)
 
 
 def analyze() -> None:
@@ -351,32 +404,6 @@ def analyze() -> None:
         cursor.execute("VACUUM ANALYZE" if connection.vendor == "postgresql" else "ANALYZE")
 
 
-SUBSCRIPTION_COLUMNS = (
-    "owner_id",
-    "name",
-    "topic",
-    "interests",
-    "negative_keywords",
-    "min_score",
-    "max_items",
-    "content_window_hours",
-    "redelivery",
-    "cooldown_days",
-    "cron",
-    "timezone",
-    "run_at",
-    "language_mode",
-    "output_locale",
-    "summaries_enabled",
-    "narrative_enabled",
-    "tone",
-    "status",
-    "next_run_at",
-    "last_run_at",
-    "created_at",
-    "updated_at",
-    "deleted_at",
-)
 CRONS = ("0 8 * * *", "30 7 * * 1-5", "0 9 * * 1", "0 */6 * * *", "15 18 * * *", "0 7 * * *")
 ZONES = (
     "UTC",
@@ -394,44 +421,26 @@ ZONES = (
 
 def add_subscriptions(count: int, *, owner_ids: list[int], now: datetime, schedule, seed=SEED):
     """Bulk subscriptions; `schedule(index, rng)` returns each one's (cron, timezone,
-    next_run_at), next_run_at None meaning paused."""
-    import json
-
+    next_run_at), next_run_at None meaning paused. Every other field has the model's default."""
     rng = random.Random(seed + count)
     terms = list(LATIN_TERMS)
     rows = []
     for index in range(count):
         cron, zone, next_run_at = schedule(index, rng)
         rows.append(
-            (
-                owner_ids[index % len(owner_ids)],
-                f"Subscription {index}",
-                "",
-                json.dumps(rng.sample(terms, rng.randint(1, 3))),
-                "[]",
-                60,
-                20,
-                168,
-                "cooldown",
-                7,
-                cron,
-                zone,
-                None,
-                "follow_ui",
-                "",
-                True,
-                True,
-                "neutral",
-                "active" if next_run_at else "paused",
-                next_run_at,
-                None,
-                now,
-                now,
-                None,
-            )
+            {
+                "owner_id": owner_ids[index % len(owner_ids)],
+                "name": f"Subscription {index}",
+                "interests": rng.sample(terms, rng.randint(1, 3)),
+                "cron": cron,
+                "timezone": zone,
+                "status": "active" if next_run_at else "paused",
+                "next_run_at": next_run_at,
+                "created_at": now,
+                "updated_at": now,
+            }
         )
         if len(rows) == BATCH:
-            _load(Subscription._meta.db_table, SUBSCRIPTION_COLUMNS, rows)
+            load_rows(Subscription, rows)
             rows = []
-    if rows:
-        _load(Subscription._meta.db_table, SUBSCRIPTION_COLUMNS, rows)
+    load_rows(Subscription, rows)

@@ -14,6 +14,11 @@ run's page.
 Baseline: the bare base template (base.html with its nav counts) rendered by a trivial view
 through the same stack in the same run. ratio = Inbox p50 / baseline p50 (goal <= 3; goal
 Inbox p50 <= 50 ms on PostgreSQL).
+
+Sizes (tests/bench/sizes.py): full = 10,000 delivered items + 20 other users × 1,000, 200
+requests a page after 20 warm-up rounds; small = 2,000 + 5 × 500, 50 requests after 5;
+smoke = 500 + 2 × 100, 10 requests after 2. Every page must answer 200 (the benchmark stops
+otherwise).
 """
 
 from __future__ import annotations
@@ -36,12 +41,12 @@ from ingest.canonical import url_hash
 from ingest.models import ContentItem
 
 NOW = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
-ITEMS = 10_000
+ITEMS = {"full": 10_000, "small": 2_000, "smoke": 500}
 PER_RUN = 20
-OTHER_USERS = 20
-OTHER_ITEMS = 1_000
-REPEATS = 200
-WARMUP = 20
+OTHER_USERS = {"full": 20, "small": 5, "smoke": 2}
+OTHER_ITEMS = {"full": 1_000, "small": 500, "smoke": 100}
+REPEATS = {"full": 200, "small": 50, "smoke": 10}
+WARMUP = {"full": 20, "small": 5, "smoke": 2}
 SUMMARY = (
     "A server-side request forgery bug in a hosted invoice-to-PDF service allowed crafted "
     "HTML to fetch internal URLs, including the cloud instance metadata endpoint."
@@ -152,14 +157,14 @@ def _query_count(client: Client, url: str) -> int:
     return len(captured.captured_queries)  # read now: the next request clears the log
 
 
-def _measure(client: Client, pages: dict[str, str]) -> dict:
+def _measure(client: Client, pages: dict[str, str], *, warmup: int, repeats: int) -> dict:
     """Requests go round-robin over the pages, so a burst of load on this shared machine
     slows every page alike instead of whichever page happened to be measured then."""
-    for _ in range(WARMUP):
+    for _ in range(warmup):
         for url in pages.values():
             assert client.get(url).status_code == 200
     seconds: dict[str, list[float]] = {name: [] for name in pages}
-    for _ in range(REPEATS):
+    for _ in range(repeats):
         for name, url in pages.items():
             started = time.perf_counter()
             response = client.get(url)
@@ -176,12 +181,13 @@ def _measure(client: Client, pages: dict[str, str]) -> dict:
     return figures
 
 
-def run() -> dict:
+def run(size: str = "full") -> dict:
+    items, other_users, other_items = ITEMS[size], OTHER_USERS[size], OTHER_ITEMS[size]
     started = time.perf_counter()
     reader = _user(0)
-    runs = _deliver(reader, ITEMS, 0)
-    for n in range(1, OTHER_USERS + 1):
-        _deliver(_user(n), OTHER_ITEMS, n * 100_000)
+    runs = _deliver(reader, items, 0)
+    for n in range(1, other_users + 1):
+        _deliver(_user(n), other_items, n * 100_000)
     _analyze()
     setup_seconds = time.perf_counter() - started
 
@@ -199,15 +205,16 @@ def run() -> dict:
             "date_range": "/inbox/?from=2026-11-01&to=2026-11-10",
             "run": f"/inbox/runs/{runs[len(runs) // 2].pk}/",
         }
-        figures = _measure(client, pages)
+        figures = _measure(client, pages, warmup=WARMUP[size], repeats=REPEATS[size])
     base, inbox = figures["base"], figures["inbox"]
     return {
         "name": "inbox",
         "database": connection.vendor,
-        "user_items": ITEMS,
+        "size": size,
+        "user_items": items,
         "runs": len(runs),
-        "all_run_items": ITEMS + OTHER_USERS * OTHER_ITEMS,
-        "repeats": REPEATS,
+        "all_run_items": items + other_users * other_items,
+        "repeats": REPEATS[size],
         "setup_seconds": round(setup_seconds, 1),
         "pages": figures,
         "inbox_p50_ms": inbox["p50_ms"],
@@ -219,7 +226,8 @@ def run() -> dict:
 
 def describe(result: dict) -> list[str]:
     lines = [
-        f"inbox benchmark on {result['database']}: one user with {result['user_items']:,} "
+        f"inbox benchmark on {result['database']} ({result['size']}): one user with "
+        f"{result['user_items']:,} "
         f"delivered items in {result['runs']} runs ({result['all_run_items']:,} run items in "
         f"all); {result['repeats']} warm requests per page through the test client "
         f"(set-up {result['setup_seconds']} s)",

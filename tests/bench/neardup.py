@@ -1,5 +1,5 @@
 """`neardup`: placing one new item among near-duplicates (SPEC §4.4) in a pool of 10k and then
-100k items (`--size small`: 1k and 10k), and how well the fingerprint tells copies from other
+100k items, and how well the fingerprint tells copies from other
 texts.
 
 Data: synthetic article bodies of 150-600 words stitched from a bank of generated sentences
@@ -15,6 +15,11 @@ ratio = p50 at the large pool / p50 at the small pool (goal <= 2).
 
 Quality, in memory: the share of light edits of each kind that land within distance 3 of the
 original, and the smallest distance among random pairs of unrelated texts (must stay above 3).
+
+Sizes (tests/bench/sizes.py): full = pools of 10k then 100k, 200 placements each, 1,000 edits
+of each kind, 500,000 unrelated pairs; small = 1k then 10k, otherwise as full; smoke = 300 then
+1k, 40 placements, 50 edits of each kind, 20,000 pairs. Checks: no new text joined a cluster,
+no unrelated pair came within the clustering distance.
 """
 
 from __future__ import annotations
@@ -30,16 +35,14 @@ from django.test.utils import CaptureQueriesContext
 
 from ingest.models import ContentItem, SimhashBand
 from ingest.pool import neardup
-from tests.bench import generate
-from tests.bench.generate import TextBank, _load, analyze
+from tests.bench.generate import TextBank, analyze, load_rows
 
-SIZES = {"full": (10_000, 100_000), "small": (1_000, 10_000)}
-PLACEMENTS = 200
-UNRELATED_PAIRS = 500_000
-EDIT_SAMPLES = 1_000
+SIZES = {"full": (10_000, 100_000), "small": (1_000, 10_000), "smoke": (300, 1_000)}
+PLACEMENTS = {"full": 200, "small": 200, "smoke": 40}
+UNRELATED_PAIRS = {"full": 500_000, "small": 500_000, "smoke": 20_000}
+EDIT_SAMPLES = {"full": 1_000, "small": 1_000, "smoke": 50}
 NOW = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
 SEED = 4242
-ITEM_COLUMNS = (*generate.ITEM_COLUMNS, "simhash")
 
 
 class Bodies:
@@ -94,60 +97,41 @@ def _grow_pool(bodies: Bodies, start: int, stop: int) -> float:
             value = neardup.fingerprint(body)
             url = f"https://pool.example/{n}"
             rows.append(
-                (
-                    first_id + n - start,
-                    url,
-                    hashlib.sha256(url.encode()).hexdigest(),
-                    title,
-                    title.lower(),
-                    body[:300],
-                    "",
-                    "",
-                    "Pool",
-                    "",
-                    NOW,
-                    "",
-                    "",
-                    "",
-                    False,
-                    50,
-                    50,
-                    NOW,
-                    NOW,
-                    NOW,
-                    None,
-                    "active",
-                    "",
-                    "{}",
-                    neardup.to_signed(value),
-                )
+                {
+                    "id": first_id + n - start,
+                    "canonical_url": url,
+                    "canonical_url_hash": hashlib.sha256(url.encode()).hexdigest(),
+                    "title": title,
+                    "normalized_title": title.lower(),
+                    "description": body[:300],
+                    "site_name": "Pool",
+                    "published_at": NOW,
+                    "first_seen_at": NOW,
+                    "last_seen_at": NOW,
+                    "last_fetched_at": NOW,
+                    "simhash": neardup.to_signed(value),
+                }
             )
             bands[first_id + n - start] = value
-        _load(ContentItem._meta.db_table, ITEM_COLUMNS, rows)
+        load_rows(ContentItem, rows)
         with transaction.atomic():
             neardup.store_bands(bands)
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT setval(pg_get_serial_sequence('ingest_contentitem', 'id'), "
-                "(SELECT max(id) FROM ingest_contentitem))"
-            )
     analyze()
     return time.perf_counter() - started
 
 
-def _placements(bodies: Bodies, pool_size: int, round_no: int) -> dict:
+def _placements(bodies: Bodies, pool_size: int, round_no: int, placements: int) -> dict:
     rng = random.Random(SEED + round_no)
     timings, queries = [], []
     copies_clustered = fresh_clustered = 0
-    for n in range(PLACEMENTS):
+    for n in range(placements):
         copy = n % 2 == 0
         if copy:
             original = rng.randrange(pool_size)
             title, body = bodies.body(original)
             text = light_edit(body, rng, "one word replaced")
         else:
-            title, text = bodies.body(10_000_000 + round_no * PLACEMENTS + n)
+            title, text = bodies.body(10_000_000 + round_no * placements + n)
         url = f"https://new.example/{round_no}/{n}"
         item = ContentItem.objects.create(
             canonical_url=url,
@@ -174,8 +158,9 @@ def _placements(bodies: Bodies, pool_size: int, round_no: int) -> dict:
         "p50_ms": round(statistics.median(timings) * 1000, 2),
         "p95_ms": round(timings[int(len(timings) * 0.95) - 1] * 1000, 2),
         "queries_per_placement": sorted(set(queries)),
-        "copies_clustered": f"{copies_clustered}/{PLACEMENTS // 2}",
-        "new_texts_clustered": f"{fresh_clustered}/{PLACEMENTS // 2}",
+        "copies_clustered": f"{copies_clustered}/{placements // 2}",
+        "new_texts_clustered": f"{fresh_clustered}/{placements // 2}",
+        "new_texts_alone": fresh_clustered == 0,
     }
 
 
@@ -183,17 +168,17 @@ def _is_transaction_control(sql: str) -> bool:
     return sql.startswith(("BEGIN", "SAVEPOINT", "RELEASE SAVEPOINT", "COMMIT"))
 
 
-def _quality(bodies: Bodies, pool_size: int) -> dict:
+def _quality(bodies: Bodies, pool_size: int, samples: int, pairs: int) -> dict:
     rng = random.Random(SEED)
     edits = {}
     for kind in EDIT_KINDS:
         near = 0
-        for _ in range(EDIT_SAMPLES):
+        for _ in range(samples):
             _title, body = bodies.body(rng.randrange(pool_size))
             near += neardup.is_near(
                 neardup.fingerprint(body), neardup.fingerprint(light_edit(body, rng, kind))
             )
-        edits[kind] = round(near / EDIT_SAMPLES, 3)
+        edits[kind] = round(near / samples, 3)
     values = [
         neardup.to_unsigned(v)
         for v in ContentItem.objects.filter(canonical_url__startswith="https://pool.")
@@ -201,12 +186,12 @@ def _quality(bodies: Bodies, pool_size: int) -> dict:
         .values_list("simhash", flat=True)[:20_000]
     ]
     smallest = 64
-    for _ in range(UNRELATED_PAIRS):
+    for _ in range(pairs):
         a, b = rng.sample(values, 2)
         smallest = min(smallest, neardup.distance(a, b))
     return {
         "light_edits_within_3": edits,
-        "unrelated_pairs": UNRELATED_PAIRS,
+        "unrelated_pairs": pairs,
         "unrelated_min_distance": smallest,
     }
 
@@ -214,21 +199,27 @@ def _quality(bodies: Bodies, pool_size: int) -> dict:
 def run(size: str = "full") -> dict:
     small, large = SIZES[size]
     bodies = Bodies()
+    placements = PLACEMENTS[size]
     made_small = _grow_pool(bodies, 0, small)
-    at_small = _placements(bodies, small, 1)
+    at_small = _placements(bodies, small, 1, placements)
     made_large = _grow_pool(bodies, small, large)
-    at_large = _placements(bodies, large, 2)
-    quality = _quality(bodies, large)
+    at_large = _placements(bodies, large, 2, placements)
+    quality = _quality(bodies, large, EDIT_SAMPLES[size], UNRELATED_PAIRS[size])
     return {
         "name": "neardup",
         "database": connection.vendor,
         "size": size,
-        "placements_per_size": PLACEMENTS,
+        "placements_per_size": placements,
         "small": at_small,
         "large": at_large,
         "making_pool_seconds": [round(made_small, 1), round(made_large, 1)],
         **quality,
         "ratio": round(at_large["p50_ms"] / at_small["p50_ms"], 2),
+        "checks": {
+            "no new text joined a cluster": at_small["new_texts_alone"]
+            and at_large["new_texts_alone"],
+            "unrelated texts stay apart": quality["unrelated_min_distance"] > neardup.MAX_DISTANCE,
+        },
     }
 
 

@@ -10,6 +10,10 @@ client process with CLIENT_THREADS keep-alive connections, REQUESTS requests per
   (one connection, so its latency is the server's render time, not queueing).
 
 ratio = cached edition page req/s ÷ static file req/s (goal >= 0.8); goal uncached p50 <= 30 ms.
+
+Sizes (tests/bench/sizes.py): full = 100 editions, 3,000 requests per measurement, 300
+uncached renders; small = 30 editions, 1,000 requests, 100 renders; smoke = 10 editions, 200
+requests, 30 renders. Every response must be a 200 (the benchmark stops otherwise).
 """
 
 from __future__ import annotations
@@ -33,17 +37,18 @@ from django.db import connection
 from ingest.models import ContentItem
 from topics.models import Edition, EditionItem, Topic
 
-EDITIONS = 100
+EDITIONS = {"full": 100, "small": 30, "smoke": 10}
 ITEMS_PER_EDITION = 30
-REQUESTS = 3000
+REQUESTS = {"full": 3000, "small": 1000, "smoke": 200}
 ROUNDS = 5
-UNCACHED_REQUESTS = 300
+UNCACHED_REQUESTS = {"full": 300, "small": 100, "smoke": 30}
+WARM_UP = {"full": 50, "small": 50, "smoke": 10}
 CLIENT_THREADS = 8
 NOW = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _populate() -> str:
+def _populate(editions: int) -> str:
     owner = User.objects.create_user("pages-bench", "pages@bench.example", "x")
     topic = Topic.objects.create(
         slug="bench-topic",
@@ -63,9 +68,9 @@ def _populate() -> str:
             first_seen_at=NOW,
             last_seen_at=NOW,
         )
-        for n in range(EDITIONS * ITEMS_PER_EDITION)
+        for n in range(editions * ITEMS_PER_EDITION)
     )
-    editions = Edition.objects.bulk_create(
+    made = Edition.objects.bulk_create(
         Edition(
             topic=topic,
             edition_date=date(2026, 11, 22) - timedelta(days=n),
@@ -76,7 +81,7 @@ def _populate() -> str:
             item_count=ITEMS_PER_EDITION,
             narrative_md="**Story** leads this issue.\n\nSources:\n1. [Story](https://x.example)",
         )
-        for n in range(EDITIONS)
+        for n in range(editions)
     )
     EditionItem.objects.bulk_create(
         EditionItem(
@@ -91,10 +96,10 @@ def _populate() -> str:
             source_name="News Example",
             published_at=NOW,
         )
-        for e, edition in enumerate(editions)
+        for e, edition in enumerate(made)
         for rank in range(ITEMS_PER_EDITION)
     )
-    middle = editions[EDITIONS // 2]
+    middle = made[editions // 2]
     return f"/topics/{topic.slug}/editions/{middle.edition_date:%Y-%m-%d}"
 
 
@@ -209,34 +214,37 @@ def _percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def run() -> dict:
-    page = _populate()
+def run(size: str = "full") -> dict:
+    editions, requests = EDITIONS[size], REQUESTS[size]
+    page = _populate(editions)
     connection.close()  # the server's workers open their own
     with tempfile.TemporaryDirectory() as data_dir:
         port = _free_port()
         server = _start_server(data_dir, port)
         try:
             static = f"{settings.STATIC_URL}css/tidings.css"
-            _load(port, [static, page] * 50)  # warm both workers
+            _load(port, [static, page] * WARM_UP[size])  # warm both workers
             # Alternating rounds, so a busy moment on the machine hits both alike.
             static_rounds, cached_rounds = [], []
             for _ in range(ROUNDS):
-                static_rounds.append(_load(port, [static] * (REQUESTS // ROUNDS)))
-                cached_rounds.append(_load(port, [page] * (REQUESTS // ROUNDS)))
+                static_rounds.append(_load(port, [static] * (requests // ROUNDS)))
+                cached_rounds.append(_load(port, [page] * (requests // ROUNDS)))
             static_rps, static_ms = _combine(static_rounds)
             cached_rps, cached_ms = _combine(cached_rounds)
             # One connection: the latency of a render, not of a queue in front of it.
             uncached_rps, uncached_ms = _load(
-                port, [f"{page}?u={n}" for n in range(UNCACHED_REQUESTS)], threads=1
+                port, [f"{page}?u={n}" for n in range(UNCACHED_REQUESTS[size])], threads=1
             )
         finally:
             server.terminate()
             server.wait(timeout=10)
     return {
+        "name": "pages",
         "database": connection.vendor,
-        "editions": EDITIONS,
+        "size": size,
+        "editions": editions,
         "items_per_edition": ITEMS_PER_EDITION,
-        "requests": REQUESTS,
+        "requests": requests,
         "client_threads": CLIENT_THREADS,
         "static_rps": round(static_rps, 1),
         "cached_rps": round(cached_rps, 1),
@@ -251,7 +259,8 @@ def run() -> dict:
 
 def describe(result: dict) -> list[str]:
     return [
-        f"pages on {result['database']}: gunicorn 2 workers, {result['editions']} editions x "
+        f"pages on {result['database']} ({result['size']}): gunicorn 2 workers, "
+        f"{result['editions']} editions x "
         f"{result['items_per_edition']} items, {result['requests']} requests over "
         f"{result['client_threads']} keep-alive connections",
         f"  static file      {result['static_rps']:>8} req/s  p50 {result['static_p50_ms']} ms",

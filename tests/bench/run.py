@@ -1,5 +1,5 @@
 """`run`: one user's runs (candidates -> score -> dedup -> select -> deliver; no LLM) over a
-content pool of 100k and of 1M items (`--size small`: 10k and 100k).
+content pool of 100k and of 1M items.
 
 Data: ~50 sources, items spread over 30 days (titles 40-120 chars, descriptions 200-600, ~3 %
 Chinese), one user with 20 subscriptions — 10 source-based (1-8 sources each, half with
@@ -8,6 +8,10 @@ one warm-up round, then ROUNDS measured rounds. Between the two sizes the pool g
 (same 30 days, ten times denser) and the user's delivery history is cleared.
 
 ratio = p50 at the large pool / p50 at the small pool (goal <= 2); goal p50 at 100k <= 50 ms.
+
+Sizes (tests/bench/sizes.py): full = pools of 100k then 1M items, 5 measured rounds (100 runs a
+pool); small = 10k then 100k, 5 rounds; smoke = 3k then 10k, 1 round (20 runs a pool). Every
+run must succeed (the benchmark stops otherwise).
 """
 
 from __future__ import annotations
@@ -26,8 +30,8 @@ from digests.subscriptions import request_manual_run
 from inbox.models import UserContentState
 from tests.bench.generate import TextBank, add_items, analyze, make_sources
 
-SIZES = {"full": (100_000, 1_000_000), "small": (10_000, 100_000)}
-ROUNDS = 5
+SIZES = {"full": (100_000, 1_000_000), "small": (10_000, 100_000), "smoke": (3_000, 10_000)}
+ROUNDS = {"full": 5, "small": 5, "smoke": 1}
 NOW = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
 
 TOPIC_ONLY = (
@@ -87,13 +91,13 @@ def _percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
-def _measure(subscriptions) -> dict:
+def _measure(subscriptions, rounds: int) -> dict:
     Run.objects.all().delete()
     UserContentState.objects.all().delete()
     times: dict[str, list[float]] = {"topic": [], "sources": []}
     queries: dict[str, set[int]] = {"topic": set(), "sources": set()}
     delivered = 0
-    for round_number in range(ROUNDS + 1):
+    for round_number in range(rounds + 1):
         now = NOW + timedelta(minutes=round_number)
         for kind, subscription in subscriptions:
             run = request_manual_run(subscription, now=now)
@@ -135,7 +139,7 @@ def run(size: str = "full") -> dict:
         generated = time.perf_counter() - started
         have = target
         phases[str(target)] = {"items": target, "generate_seconds": round(generated, 1)}
-        phases[str(target)] |= _measure(subscriptions)
+        phases[str(target)] |= _measure(subscriptions, ROUNDS[size])
     low, high = phases[str(small)], phases[str(large)]
     return {
         "name": "run",
@@ -143,7 +147,7 @@ def run(size: str = "full") -> dict:
         "size": size,
         "sources": len(sources),
         "subscriptions": {"topic_only": len(TOPIC_ONLY), "source_based": len(SOURCE_BASED)},
-        "rounds": ROUNDS,
+        "rounds": ROUNDS[size],
         "phases": phases,
         # Writes are skipped when there is nothing to write, so a count varies by a few; what
         # must not happen is growth with the pool.

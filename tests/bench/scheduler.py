@@ -1,6 +1,5 @@
 """`scheduler`: one dispatcher tick (claim due subscriptions + create their runs; enqueueing
-stubbed out) with 1,000 subscriptions due among 100k and among 1M (`--size small`: 10k and
-100k).
+stubbed out) with 1,000 subscriptions due among 100k and among 1M.
 
 Data: one owner per 50 subscriptions; schedules from 6 cron presets x 10 time zones; the other
 subscriptions are due within the next week (5 % paused). Two shapes of due batch, each ticked
@@ -13,6 +12,11 @@ REPEATS times with the same 1,000 made due again in between:
 The table grows in place between the two sizes.
 
 ratio = "minute" tick at the large size / at the small size (goal <= 1.5; goal tick <= 1 s).
+
+Sizes (tests/bench/sizes.py): full = 1,000 due among 100k, then 1M, 5 ticks of each shape;
+small = 1,000 due among 10k, then 100k, 5 ticks; smoke = 100 due among 1k, then 3k, 2 ticks.
+Subscriptions are bulk-loaded by tests/bench/generate.py (columns from the model). Check:
+every tick created one run per due subscription.
 """
 
 from __future__ import annotations
@@ -29,9 +33,9 @@ from digests.models import Run, Subscription
 from digests.scheduler import tick
 from tests.bench.generate import CRONS, ZONES, add_subscriptions, analyze
 
-SIZES = {"full": (100_000, 1_000_000), "small": (10_000, 100_000)}
-DUE = 1000
-REPEATS = 5
+SIZES = {"full": (100_000, 1_000_000), "small": (10_000, 100_000), "smoke": (1_000, 3_000)}
+DUE = {"full": 1000, "small": 1000, "smoke": 100}
+REPEATS = {"full": 5, "small": 5, "smoke": 2}
 NOW = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
 
 
@@ -75,9 +79,9 @@ def _make_due(due_ids: list[int], spread: bool) -> None:
         Subscription.objects.filter(pk=subscription_id).update(next_run_at=at)
 
 
-def _ticks(due_ids, *, spread: bool) -> dict:
+def _ticks(due_ids, *, spread: bool, repeats: int) -> dict:
     seconds, created = [], set()
-    for _ in range(REPEATS):
+    for _ in range(repeats):
         _make_due(due_ids, spread)
         started = time.perf_counter()
         result = tick(now=NOW, run_source=lambda _id: None, run_run=lambda _id: None)
@@ -91,22 +95,25 @@ def _ticks(due_ids, *, spread: bool) -> dict:
     }
 
 
-def _measure(due_ids) -> dict:
-    return {"minute": _ticks(due_ids, spread=False), "spread": _ticks(due_ids, spread=True)}
+def _measure(due_ids, repeats: int) -> dict:
+    return {
+        "minute": _ticks(due_ids, spread=False, repeats=repeats),
+        "spread": _ticks(due_ids, spread=True, repeats=repeats),
+    }
 
 
 def run(size: str = "full") -> dict:
-    small, large = SIZES[size]
+    (small, large), due, repeats = SIZES[size], DUE[size], REPEATS[size]
     owner_ids = _owners(large // 50)
     started = time.perf_counter()
-    add_subscriptions(DUE, owner_ids=owner_ids, now=NOW, schedule=_firing_now)
-    add_subscriptions(small - DUE, owner_ids=owner_ids, now=NOW, schedule=_later, seed=1)
+    add_subscriptions(due, owner_ids=owner_ids, now=NOW, schedule=_firing_now)
+    add_subscriptions(small - due, owner_ids=owner_ids, now=NOW, schedule=_later, seed=1)
     analyze()
     due_ids = list(Subscription.objects.filter(next_run_at__lte=NOW).values_list("id", flat=True))
-    assert len(due_ids) == DUE, len(due_ids)
+    assert len(due_ids) == due, len(due_ids)
     phases = {str(small): {"subscriptions": small}}
     phases[str(small)]["generate_seconds"] = round(time.perf_counter() - started, 1)
-    phases[str(small)] |= _measure(due_ids)
+    phases[str(small)] |= _measure(due_ids, repeats)
 
     started = time.perf_counter()
     add_subscriptions(large - small, owner_ids=owner_ids, now=NOW, schedule=_later, seed=2)
@@ -115,15 +122,15 @@ def run(size: str = "full") -> dict:
         "subscriptions": large,
         "generate_seconds": round(time.perf_counter() - started, 1),
     }
-    phases[str(large)] |= _measure(due_ids)
+    phases[str(large)] |= _measure(due_ids, repeats)
     low, high = phases[str(small)], phases[str(large)]
     return {
         "name": "scheduler",
         "database": connection.vendor,
         "size": size,
-        "due": DUE,
+        "due": due,
         "owners": len(owner_ids),
-        "repeats": REPEATS,
+        "repeats": repeats,
         "claim_path": (
             "batch: FOR UPDATE SKIP LOCKED + one conditional UPDATE + bulk INSERT"
             if connection.features.has_select_for_update_skip_locked
@@ -135,6 +142,13 @@ def run(size: str = "full") -> dict:
         "goal_tick_le_1s": high["minute"]["ms"] <= 1000,
         "ratio": round(high["minute"]["ms"] / low["minute"]["ms"], 2),
         "ratio_spread": round(high["spread"]["ms"] / low["spread"]["ms"], 2),
+        "checks": {
+            "every tick created a run per due subscription": all(
+                ticks["runs_created"] == [due]
+                for phase in phases.values()
+                for ticks in (phase["minute"], phase["spread"])
+            )
+        },
     }
 
 

@@ -2,13 +2,17 @@
 `manage.py qcluster` (2 workers) executing runs the dispatcher claimed, on the broker the
 settings choose (ORM by default; Redis when REDIS_URL is set, e.g. redis://127.0.0.1:6379/14).
 
-Data: a pool of 100k items (`--size small`: 10k) made like the `run` benchmark's, 100 users with
-20 subscriptions each (the `run` benchmark's 10 topic-only + 10 source-based mix), all due now:
-2,000 scheduled runs (`small`: 300). The cluster is started and idle before the clock starts;
+Data: a pool of 100k items made like the `run` benchmark's, 100 users with 20 subscriptions
+each (the `run` benchmark's 10 topic-only + 10 source-based mix), all due now: 2,000
+scheduled runs. The cluster is started and idle before the clock starts;
 the clock runs from the first enqueue to the moment every run is finished (polled every
 0.25 s). Tasks are enqueued as `digests.tasks.enqueue_run` does, on a queue of their own.
 
 ratio = runs per hour / 50,000 (the goal).
+
+Sizes (tests/bench/sizes.py): full = 100k pool items, 2,000 runs; small = 10k items, 300 runs;
+smoke = 1k items, 40 runs (the cluster's start-up is then most of the time; it is not in the
+clock). Checks: every run succeeded, none was executed twice.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from digests.scheduler import claim_due_subscriptions
 from tests.bench.generate import TextBank, add_items, analyze, make_sources
 from tests.bench.run import SOURCE_BASED, TOPIC_ONLY
 
-SIZES = {"full": (100_000, 2000), "small": (10_000, 300)}
+SIZES = {"full": (100_000, 2000), "small": (10_000, 300), "smoke": (1_000, 40)}
 USERS = 100
 GOAL_PER_HOUR = 50_000
 DEADLINE = timedelta(minutes=30)
@@ -162,12 +166,17 @@ def run(size: str = "full") -> dict:
         "executed_more_than_once": done.filter(attempts__gt=1).count(),
         "items_delivered": sum(done.values_list("delivered_count", flat=True)),
         "ratio": round(per_hour / GOAL_PER_HOUR, 2),
+        "checks": {
+            "every run succeeded": done.filter(status=Run.Status.SUCCEEDED).count() == len(run_ids),
+            "no run executed twice": not done.filter(attempts__gt=1).exists(),
+        },
     }
 
 
 def describe(result: dict) -> list[str]:
     return [
-        f"throughput benchmark on {result['database']} with the {result['broker']} broker — "
+        f"throughput benchmark on {result['database']} ({result['size']}) with the "
+        f"{result['broker']} broker — "
         f"qcluster with {result['workers']} workers on {result['cpus']} CPUs, LLM off",
         f"  data: {result['pool_items']:,} pool items, {result['users']} users, "
         f"{result['runs']:,} scheduled runs (made in {result['generate_seconds']} s)",

@@ -14,6 +14,10 @@ Baselines, measured in the same process on the same responses (fetched by the sa
   visible text differs from the previous check; the reported changes are the added lines.
 - "links added": every link on this version that was not on the previous one.
 ratio = the watcher's per-check time ÷ the text differ's per-check time.
+
+Sizes (tests/bench/sizes.py): the ten steps are the repository's own fixture at every size;
+full = 5 rounds of them and a synthetic large page of 500 items; small = 3 rounds, 500 items;
+smoke = 1 round, 100 items. Check: the watcher reports exactly the truly new posts.
 """
 
 from __future__ import annotations
@@ -36,8 +40,8 @@ from ingest.watch.service import list_config
 from tests.conftest import FixtureServer
 from tests.ingest.watch_steps import load_steps, new_urls
 
-ROUNDS = 5
-LARGE_PAGE_ITEMS = 500
+ROUNDS = {"full": 5, "small": 3, "smoke": 1}
+LARGE_PAGE_ITEMS = {"full": 500, "small": 500, "smoke": 100}
 
 
 def _ratio(found: int, total: int) -> float:
@@ -159,7 +163,7 @@ def _score_lines(added: list[set[str]], new_titles: list[set[str]]) -> dict:
     }
 
 
-def _median_ms(work, repeats: int = ROUNDS) -> float:
+def _median_ms(work, repeats: int) -> float:
     times = []
     for _ in range(repeats):
         began = time.perf_counter()
@@ -182,7 +186,8 @@ def _large_page(items: int) -> bytes:
     ).encode()
 
 
-def run() -> dict:
+def run(size: str = "full") -> dict:
+    rounds = ROUNDS[size]
     path, steps = load_steps()
     start = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
     server = FixtureServer()
@@ -192,8 +197,8 @@ def run() -> dict:
             FETCH_TEST_ONLY_LOOPBACK_HOSTS=("localhost",), FETCH_HOST_MIN_INTERVAL_MS=0
         ):
             truth = [{server.url(p) for p in step.new_paths} for step in steps]
-            watcher_runs = [_watcher_round(server, path, steps, n, start) for n in range(ROUNDS)]
-            naive_runs = [_naive_round(server, path, steps) for _ in range(ROUNDS)]
+            watcher_runs = [_watcher_round(server, path, steps, n, start) for n in range(rounds)]
+            naive_runs = [_naive_round(server, path, steps) for _ in range(rounds)]
     finally:
         server.httpd.shutdown()
         server.httpd.server_close()
@@ -214,24 +219,28 @@ def run() -> dict:
     baseline_ms = statistics.median(s for *_x, seconds in naive_runs for s in seconds[1:]) * 1000
 
     extract_ms = _median_ms(
-        lambda: [extract_listing(step.html, base_url=server.url(path)) for step in steps]
+        lambda: [extract_listing(step.html, base_url=server.url(path)) for step in steps], rounds
     ) / len(steps)
-    large = _large_page(LARGE_PAGE_ITEMS)
+    large = _large_page(LARGE_PAGE_ITEMS[size])
     large_entries = len(extract_listing(large, base_url="https://bench.example/").entries)
-    large_extract_ms = _median_ms(lambda: extract_listing(large, base_url="https://bench.example/"))
-    large_text_ms = _median_ms(lambda: _visible_lines(large))
+    large_extract_ms = _median_ms(
+        lambda: extract_listing(large, base_url="https://bench.example/"), rounds
+    )
+    large_text_ms = _median_ms(lambda: _visible_lines(large), rounds)
+    watcher = _score_items(reported, truth)
 
     return {
         "name": "watch",
         "database": connection.vendor,
+        "size": size,
         "steps": len(steps),
         "checks_after_baseline": len(steps) - 1,
         "page_bytes_mean": round(statistics.mean(len(s.html) for s in steps)),
         "items_per_page": len(steps[0].on_page),
         "new_items_total": sum(len(t) for t in truth),
-        "rounds": ROUNDS,
+        "rounds": rounds,
         "watcher": {
-            **_score_items(reported, truth),
+            **watcher,
             **_score_alerts(reported, truth),
             "per_step": [sorted(u.rsplit("/", 1)[-1] for u in r) for r in reported],
         },
@@ -248,6 +257,11 @@ def run() -> dict:
         "large_page_bytes": len(large),
         "large_page_extract_ms": round(large_extract_ms, 1),
         "large_page_text_ms": round(large_text_ms, 1),
+        "checks": {
+            "the watcher reports exactly the new posts": watcher["precision"]
+            == watcher["recall"]
+            == 1.0
+        },
     }
 
 
@@ -257,7 +271,7 @@ def describe(result: dict) -> list[str]:
         f"watch fixture: {result['steps']} versions of one listing page "
         f"(~{result['page_bytes_mean']:,} bytes, {result['items_per_page']} posts each), "
         f"{result['new_items_total']} truly new posts over {result['checks_after_baseline']} "
-        f"checks; {result['rounds']} rounds on {result['database']}",
+        f"checks; {result['rounds']} rounds on {result['database']} ({result['size']})",
         f"watcher (no selector):  precision {w['precision']:.2f}  recall {w['recall']:.2f}  "
         f"({w['true_positives']} right, {w['false_positives']} false, {w['missed']} missed); "
         f"alerts on {w['alerts']}/{w['checks']} checks, {w['false_alerts']} false "
