@@ -1,5 +1,5 @@
 # The README's two commands: `make start` and `make test`. Everything else is a helper.
-.PHONY: start test setup lint bench
+.PHONY: start test setup lint bench bench-smoke
 
 start: setup
 	bin/start
@@ -17,3 +17,7 @@ lint: setup
 bench: setup
 	.venv/bin/python -m tests.bench ingest
 	.venv/bin/python -m tests.bench refresh
+
+# Every benchmark at smoke size (seconds each; what CI runs, on SQLite and on PostgreSQL).
+bench-smoke: setup
+	.venv/bin/python -m tests.bench all --size smoke

@@ -7,8 +7,8 @@ run once by the demo user (cold caches), then once more by a second user with th
 subscriptions (warm). Baseline in the same process: the same runs with no API key (extractive
 summaries, template narrative). ratio = tokens of the warm round ÷ tokens of the cold round.
 
-Sizes (tests/bench/sizes.py): the demo data is small and the same at every size (about 40 pool
-items, 4 subscriptions, three rounds of runs). Checks: every run succeeded; the warm round
+Sizes (tests/bench/sizes.py): the demo data is small, so full, small and smoke are the same
+(40 pool items, 4 subscriptions, three rounds of their runs). Checks: every run succeeded; the warm round
 cost fewer tokens than the cold one.
 """
 

@@ -1,0 +1,106 @@
+"""The benchmarks' own upkeep: every one takes the three sizes, and their bulk loads keep up with
+the models. (CI runs every benchmark at smoke size after the suites; this file only guards what
+is cheap to check here.)"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from datetime import UTC, datetime
+
+import pytest
+from django.contrib.auth.models import User
+
+from digests.models import Subscription
+from ingest.models import ContentItem, ContentItemSource
+from tests.bench import __main__ as bench
+from tests.bench.generate import TextBank, add_items, add_subscriptions, load_rows, make_sources
+from tests.bench.sizes import SIZES, every_nth
+
+NOW = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize("name", bench.BENCHMARKS)
+def test_every_benchmark_takes_every_size_and_says_what_each_means(name):
+    module = importlib.import_module(f"tests.bench.{name}")
+
+    size = inspect.signature(module.run).parameters.get("size")
+    assert size is not None and size.default == "full", f"{name}.run() needs size='full'"
+    assert callable(module.describe)
+    for word in SIZES:
+        assert word in module.__doc__, f"tests/bench/{name}.py's docstring does not say {word!r}"
+
+
+@pytest.mark.django_db
+def test_bulk_loaded_subscriptions_carry_every_default_of_the_model():
+    alice = User.objects.create(username="alice@example.com")
+
+    add_subscriptions(
+        3, owner_ids=[alice.pk], now=NOW, schedule=lambda n, rng: ("0 8 * * *", "UTC", NOW)
+    )
+
+    subscription = Subscription.objects.order_by("id").first()
+    assert subscription.owner == alice
+    assert subscription.next_run_at == NOW and subscription.created_at == NOW
+    assert subscription.interests  # given by the loader
+    given = {"owner", "name", "interests", "cron", "timezone", "status", "next_run_at"}
+    for field in Subscription._meta.concrete_fields:
+        if field.has_default() and field.name not in given:
+            assert getattr(subscription, field.attname) == field.get_default(), field.name
+
+
+@pytest.mark.django_db
+def test_bulk_loaded_items_are_pool_items_like_any_other():
+    sources = make_sources(3)
+
+    add_items(40, sources=sources, now=NOW, bank=TextBank())
+
+    assert ContentItem.objects.count() == 40
+    assert ContentItemSource.objects.filter(item__in=ContentItem.objects.all()).count() >= 40
+    item = ContentItem.objects.order_by("id").first()
+    assert item.score_reasons == {} and item.simhash is None
+    # The id sequence moved past the loaded ids: the next item made by the ORM fits in.
+    after = ContentItem.objects.create(
+        canonical_url="https://x.example/1", canonical_url_hash="1" * 64, first_seen_at=NOW,
+        last_seen_at=NOW,
+    )  # fmt: skip
+    assert after.pk > item.pk
+
+
+@pytest.mark.django_db
+def test_a_field_without_a_default_must_be_given_and_unknown_names_are_refused():
+    row = {"canonical_url": "https://x.example/", "canonical_url_hash": "2" * 64}
+
+    with pytest.raises(ValueError, match=r"ContentItem\.first_seen_at has no default"):
+        load_rows(ContentItem, [{**row, "last_seen_at": NOW}])
+    with pytest.raises(ValueError, match="ContentItem has no field titel"):
+        load_rows(ContentItem, [{**row, "first_seen_at": NOW, "last_seen_at": NOW, "titel": ""}])
+    assert not ContentItem.objects.exists()
+
+
+def test_smaller_sizes_read_an_even_slice_of_a_corpus():
+    files = list(range(300))
+
+    assert every_nth(files, "full") == files
+    assert len(every_nth(files, "small")) == 75
+    assert every_nth(files, "smoke")[:3] == [0, 15, 30]
+    with pytest.raises(ValueError, match="size must be one of smoke, small, full"):
+        every_nth(files, "tiny")
+
+
+def test_a_failed_check_makes_the_benchmark_exit_non_zero(monkeypatch, capsys):
+    class Stub:
+        @staticmethod
+        def describe(result):
+            return [f"stub figures: {result['ratio']}"]
+
+    results = {
+        "watch": {"ratio": 1.0, "checks": {"the watcher reports exactly the new posts": False}},
+        "llm": {"ratio": 0.0, "checks": {"every run succeeded": True}},
+    }
+    monkeypatch.setattr(bench, "run_one", lambda name, **options: results[name])
+    monkeypatch.setattr(bench, "load", lambda name: Stub)
+
+    assert bench.main(["watch", "--size", "smoke"]) == 1
+    assert "FAILED check: the watcher reports exactly the new posts" in capsys.readouterr().out
+    assert bench.main(["llm", "--size", "smoke"]) == 0
