@@ -356,8 +356,8 @@ def _columns(model: type[models.Model], given: frozenset[str]) -> tuple[_Column,
 
 
 def _adapter(column: _Column):
-    if column.kind == "json":
-        return lambda value: json.dumps(value, cls=column.encoder)
+    if column.kind == "json":  # None is SQL NULL, as the ORM stores it
+        return lambda value: None if value is None else json.dumps(value, cls=column.encoder)
     if column.kind == "datetime" and connection.vendor != "postgresql":
         return connection.ops.adapt_datetimefield_value
     return None

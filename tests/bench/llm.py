@@ -8,8 +8,8 @@ subscriptions (warm). Baseline in the same process: the same runs with no API ke
 summaries, template narrative). ratio = tokens of the warm round ÷ tokens of the cold round.
 
 Sizes (tests/bench/sizes.py): the demo data is small, so full, small and smoke are the same
-(40 pool items, 4 subscriptions, three rounds of their runs). Checks: every run succeeded; the warm round
-cost fewer tokens than the cold one.
+(40 pool items, 4 subscriptions, three rounds of their runs). Checks: every run succeeded;
+the warm round cost fewer tokens than the cold one.
 """
 
 from __future__ import annotations
