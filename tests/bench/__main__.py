@@ -70,7 +70,9 @@ def run_one(name: str, *, size: str, corpus: str | None = None) -> dict:
     from tests.bench.database import bench_database
 
     options = {"size": size}
-    if corpus and "corpus" in inspect.signature(module.run).parameters:
+    if corpus:
+        if "corpus" not in inspect.signature(module.run).parameters:
+            raise SystemExit(f"{name} reads no corpus: --corpus is not for it")
         options["corpus"] = corpus
     with bench_database():
         return module.run(**options)
