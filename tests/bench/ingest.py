@@ -10,8 +10,7 @@ reported beside the ratio, not inside it.
 
 Sizes (tests/bench/sizes.py), of the shared corpus: full = all 285 files (53.5 MB, 8,929
 items); small = every 4th file (72 files, 10.5 MB, 1,876 items); smoke = every 15th (19 files,
-3.4 MB, 335 items).
-Checks: no feed file failed; the pipeline kept items.
+3.4 MB, 335 items). Checks: no feed file failed; the pipeline kept items.
 """
 
 from __future__ import annotations
