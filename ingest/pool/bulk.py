@@ -16,7 +16,17 @@ import sqlite3
 from collections.abc import Sequence
 
 import psycopg
-from django.db import connection
+from django.db import connection, models
+
+
+def value_kind(field: models.Field) -> str:
+    """How a raw multi-row insert adapts a field's values: "datetime" (SQLite needs them as
+    text), "json" (encoded by us) or "plain" (the driver's own)."""
+    if isinstance(field, models.DateTimeField):
+        return "datetime"
+    if isinstance(field, models.JSONField):
+        return "json"
+    return "plain"
 
 
 def binary_cursor():

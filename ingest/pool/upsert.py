@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache
 
-from django.db import connection, models, transaction
+from django.db import connection, transaction
 
 from ingest.canonical import url_hash
 from ingest.models import ContentItem, ContentItemSource, Source
@@ -81,13 +81,7 @@ def _item_columns(vendor: str) -> tuple[_Column, ...]:
     for model_field in ContentItem._meta.concrete_fields:
         if model_field.primary_key:
             continue
-        kind = (
-            "datetime"
-            if isinstance(model_field, models.DateTimeField)
-            else "json"
-            if isinstance(model_field, models.JSONField)
-            else "plain"
-        )
+        kind = bulk.value_kind(model_field)
         db_type = model_field.db_type(connection) if vendor == "postgresql" else ""
         array_type = "text[]::jsonb[]" if kind == "json" else f"{db_type}[]"
         encoder = getattr(model_field, "encoder", None)

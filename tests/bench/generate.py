@@ -28,6 +28,7 @@ from django.utils import timezone
 
 from digests.models import Subscription
 from ingest.models import ContentItem, ContentItemSource, Source
+from ingest.pool import bulk
 
 SOURCES = 50
 POOL_DAYS = 30
@@ -343,13 +344,7 @@ def _columns(model: type[models.Model], given: frozenset[str]) -> tuple[_Column,
             raise ValueError(
                 f"{model.__name__}.{field.name} has no default: the benchmark's rows must give it"
             )
-        kind = (
-            "datetime"
-            if isinstance(field, models.DateTimeField)
-            else "json"
-            if isinstance(field, models.JSONField)
-            else "plain"
-        )
+        kind = bulk.value_kind(field)
         encoder = getattr(field, "encoder", None)
         columns.append(_Column(field.column, attname, kind, default, encoder))
     return tuple(columns)
