@@ -81,6 +81,14 @@ class Subscription(models.Model):
         default=list, blank=True, help_text=_("Reading levels to keep (L1, L2, L3); empty = any.")
     )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    paused_reason = models.CharField(
+        max_length=32,
+        blank=True,
+        help_text=_(
+            "Why the platform paused it (billing.limits: plan_subscriptions, plan_interval); "
+            "empty when its owner paused it."
+        ),
+    )
     next_run_at = models.DateTimeField(null=True, blank=True)
     last_run_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -157,6 +165,14 @@ class Run(models.Model):
     billing_breakdown = models.JSONField(default=dict, blank=True)
     empty_reason = models.CharField(max_length=300, blank=True)
     error = models.TextField(blank=True)
+    error_code = models.CharField(
+        max_length=32,
+        blank=True,
+        help_text=_(
+            "Why a failed run failed, for people and clients: 'insufficient_credits' (the "
+            "budget check refused it before it started; it cost nothing), else empty."
+        ),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

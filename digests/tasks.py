@@ -10,6 +10,7 @@ from django.core.cache import cache
 from django.utils import timezone
 from django_q.tasks import async_task
 
+from billing import periods
 from digests import combination_cache, runner, scheduler
 
 
@@ -37,6 +38,10 @@ def dispatch_tick() -> dict:
     # Items a lost rating task or a console refresh left unrated, every five minutes.
     if cache.add(f"ingest:levels-sweep:{now:%Y%m%d%H}{now.minute // 5}", True, timeout=900):
         async_task("ingest.tasks.rate_recent_unrated", group="levels")
+    # Accounts whose period ended get their new period's credits (pull mode: one indexed
+    # query a tick; at most one task enqueued a minute, and the reset is idempotent anyway).
+    if periods.resets_due(now=now) and cache.add(f"billing:resets:{now:%Y%m%d%H%M}", True, 120):
+        async_task("billing.tasks.reset_periods", group="billing")
     result = scheduler.tick(
         now=now,
         run_source=enqueue_source_refresh,

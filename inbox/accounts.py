@@ -51,7 +51,7 @@ def sign_up(*, email: str, password: str, timezone: str = "UTC", locale: str = "
     with transaction.atomic():
         user = User.objects.create_user(username=email, email=email, password=password)
         UserPreference.objects.create(user=user, timezone=timezone, ui_locale=locale)
-        ensure_account(user, today=now.date())
+        ensure_account(user, now=now)
     return user
 
 
