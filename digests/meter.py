@@ -1,4 +1,5 @@
-"""What a run did that costs money, counted while it runs (SPEC §10; charging comes later).
+"""What a run did that costs money, counted while it runs (SPEC §10); billing/prices.py prices
+it and billing/charges.py charges it once when the run ends.
 
 The runner makes one `RunMeter` per run, hands it to candidate collection and stores
 `breakdown()` in `Run.billing_breakdown`:
@@ -6,7 +7,7 @@ The runner makes one `RunMeter` per run, hands it to candidate collection and st
     {"operations": {kind: count}, "cache_hits": {kind: count}, "total": n}
 
 `operations` counts every operation of a kind, whether or not a cache answered it; `cache_hits`
-is the part of those a cache answered (billing may price them lower); `total` is the sum of
+is the part of those a cache answered (charged all the same: SPEC §10); `total` is the sum of
 `operations`. Every kind is always present, so a run with no billable work records zeros.
 """
 

@@ -1,7 +1,9 @@
 """A run (SPEC §6): candidates -> score -> per-user dedup and redelivery -> select -> deliver.
 
 `execute_run()` is the one place a run happens: the worker task, the tick command, "run now"
-in the console and the API all call it. `preview()` runs the same selection and writes nothing.
+in the console and the API all call it. Billing wraps it at two points (billing/charges.py):
+the budget check right after the claim, before any work, and the one charge inside the
+delivery transaction. `preview()` runs the same selection, writes nothing and is never charged.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from django.db.models.functions import Coalesce
 from django.utils import translation
 from django.utils.translation import gettext
 
+from billing import charges
 from digests import enrichment, llm, on_run, writer
 from digests import relevance as model_relevance
 from digests.meter import RunMeter
@@ -448,6 +451,10 @@ def execute_run(run_id: int, *, now: datetime) -> Run | None:
     subscription = run.subscription
     meter = RunMeter()  # one per attempt: a retry records what the retry itself did
     try:
+        # The budget check, before any work: holds the run's upper-bound cost, or refuses.
+        budget = charges.reserve(run, subscription, now=now)
+        if not budget.ok:
+            return _refuse_for_credits(run, budget, meter, now)
         on_run.collect(subscription, now=now, meter=meter)
         candidates_count, scored = score_candidates(subscription, now=now)
         # Full text for the top FULLTEXT_TOP_K candidates only (seed 000 §7.2); never fails a run.
@@ -480,8 +487,13 @@ def execute_run(run_id: int, *, now: datetime) -> Run | None:
             run.empty_reason = _empty_reason(selection)
             run.billing_breakdown = meter.breakdown()
             run.status = Run.Status.SUCCEEDED
+            run.error_code = ""
             run.finished_at = now
             run.save()
+            # The one charge, committed with the delivery (refunded at once if empty).
+            charges.settle(
+                run, breakdown=run.billing_breakdown, delivered=run.delivered_count, now=now
+            )
             Subscription.objects.filter(pk=subscription.pk).update(last_run_at=now)
             if subscription.run_at and not subscription.cron:
                 Subscription.objects.filter(pk=subscription.pk).update(
@@ -493,7 +505,28 @@ def execute_run(run_id: int, *, now: datetime) -> Run | None:
             status=Run.Status.FAILED,
             finished_at=now,
             error=f"{type(exc).__name__}: {exc}"[:2000],
+            error_code="",
             billing_breakdown=meter.breakdown(),
         )
+        charges.release(run_id)  # a failed run delivered nothing and is not charged
         run.refresh_from_db()
+    return run
+
+
+def _refuse_for_credits(run: Run, budget: charges.Reservation, meter: RunMeter, now) -> Run:
+    """The budget check refused the run: it did no work, costs nothing, and says why."""
+    Run.objects.filter(pk=run.pk).update(
+        status=Run.Status.FAILED,
+        finished_at=now,
+        error=(
+            f"Not enough credits: this run can cost up to {budget.needed} credits and "
+            f"{budget.available} are available."
+        ),
+        error_code=charges.INSUFFICIENT_CREDITS,
+        billing_breakdown={
+            **meter.breakdown(),
+            "budget": {"needed": budget.needed, "available": budget.available},
+        },
+    )
+    run.refresh_from_db()
     return run

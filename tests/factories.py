@@ -36,3 +36,15 @@ def add_item(
     if source:
         ContentItemSource.objects.create(item=item, source=source, first_seen_at=now)
     return item
+
+
+def on_plan(user, tier: str, *, now=None):
+    """Move `user` to a tier (billing.tiers, as the admin does): for tests that need more than
+    the free plan's subscriptions, runs or schedules. Returns the account."""
+    from django.utils import timezone
+
+    from billing import tiers
+    from billing.accounts import ensure_account
+
+    now = now or timezone.now()
+    return tiers.change_tier(ensure_account(user, now=now).pk, tier, now=now).account

@@ -3,8 +3,10 @@
 An edition is scored exactly like a run (digests.runner.score_candidates) with an unsaved
 subscription built from the topic's configuration, but with no user's state at all: no
 per-user dedup, no read/saved/not-interested feedback — so an edition is stable and
-reproducible. Editions are paid for by the platform (no credits), at least 24 hours apart, and
-at most `TOPIC_EDITION_CONCURRENCY` are produced at once across all workers.
+reproducible. Editions are paid for by the platform, never by a user: each produced edition
+posts one row to the platform account's ledger (billing.charges.charge_edition, visible in the
+admin). Editions are at least 24 hours apart, and at most `TOPIC_EDITION_CONCURRENCY` are
+produced at once across all workers.
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils.translation import override
 
+from billing import charges
 from digests import enrichment, writer
+from digests.meter import RunMeter
 from digests.models import Subscription
 from digests.runner import score_candidates
 from digests.schedule import next_run_after, validate_timezone
@@ -148,6 +152,10 @@ def build_edition(topic: Topic, edition: Edition, *, now: datetime) -> None:
     the transaction, through the same cached AI layer as runs — so an edition and a follower's
     brief over the same items share their summaries — and fall back like runs do."""
     spec = engine_subscription(topic)
+    # An edition only reads the pool (its sources are refreshed on their own schedule; no
+    # on-run searches, no full text), so nothing records on this meter today; whatever an
+    # edition comes to cost is the platform's.
+    meter = RunMeter()
     source_ids = list(topic.sources.values_list("id", flat=True))
     _count, scored = score_candidates(spec, now=now, source_ids=source_ids)
     picked = _without_blocked_domains(scored)[: spec.max_items]
@@ -204,4 +212,5 @@ def build_edition(topic: Topic, edition: Edition, *, now: datetime) -> None:
             last_edition_at=now if items else topic.last_edition_at,
             next_edition_at=_next_edition_at(topic, now),
         )
+        charges.charge_edition(edition.pk, breakdown=meter.breakdown(), now=now)
         page_cache.invalidate()

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.test import override_settings
 from rest_framework.test import APIClient
 
+from billing.models import CreditHold, CreditTransaction
 from digests import api as digests_api
 from digests import runner
 from digests.models import Run, RunItem, Subscription
@@ -139,10 +140,12 @@ def test_preview_shows_what_a_run_would_deliver(api, alice, now, frozen):
     assert api.post(f"/api/v1/subscriptions/{subscription.pk}/preview").json() == body
 
 
+@override_settings(FULLTEXT_TOP_K=5)  # a run of this subscription could cost 10 credits
 def test_preview_writes_nothing_and_charges_nothing(api, alice, now, frozen):
     add_item("PostgreSQL preview", now=now)
     subscription = subscribe(alice, now)
     before = Subscription.objects.filter(pk=subscription.pk).values().get()
+    ledger = list(CreditTransaction.objects.values_list("kind", "amount"))
 
     for _ in range(2):
         response = api.post(f"/api/v1/subscriptions/{subscription.pk}/preview")
@@ -150,6 +153,11 @@ def test_preview_writes_nothing_and_charges_nothing(api, alice, now, frozen):
 
     assert counts() == (0, 0, 0)  # no Run, no RunItem, no UserContentState
     assert Subscription.objects.filter(pk=subscription.pk).values().get() == before
+    # Nothing reached the ledger and nothing was held: the opening credits only.
+    assert list(CreditTransaction.objects.values_list("kind", "amount")) == ledger
+    assert ledger == [("monthly_reset", 100)]
+    assert not CreditHold.objects.exists()
+    assert api.get("/api/v1/billing/balance").json()["balance"] == 100
 
 
 def test_preview_explains_an_empty_brief(api, alice, now, frozen):

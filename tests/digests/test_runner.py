@@ -15,7 +15,7 @@ from digests.subscriptions import create_subscription, request_manual_run
 from inbox.models import UserContentState
 from inbox.states import apply_action
 from ingest.models import ContentItem, Source
-from tests.factories import add_item
+from tests.factories import add_item, on_plan
 
 
 def subscribe(user, now, **data):
@@ -204,6 +204,7 @@ def test_a_run_stuck_running_is_retried_once_then_failed(alice, now):
 def test_concurrent_runs_of_one_user_never_deliver_the_same_item(alice, now):
     if connection.vendor != "postgresql":
         pytest.skip("row locks need PostgreSQL")
+    on_plan(alice, "pro", now=now)  # four subscriptions: more than the free plan's three
     for n in range(10):
         add_item(f"PostgreSQL shared {n}", now=now)
     runs = [
