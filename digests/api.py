@@ -1,4 +1,7 @@
-"""/api/v1/subscriptions and /api/v1/runs: thin callers of the same services as the console."""
+"""/api/v1/subscriptions and /api/v1/runs: thin callers of the same services as the console.
+
+A tier limit (billing.limits.TierLimitError) is answered 403 with code `tier_limit` by the
+API's exception handler, whichever view meets it."""
 
 from __future__ import annotations
 
@@ -7,7 +10,7 @@ from datetime import UTC, datetime
 
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
 from rest_framework.permissions import AllowAny
@@ -15,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
+from billing import charges
 from config.api.errors import APIConflictError, APIInputError
 from config.api.throttling import LiveScopedRateThrottle, ScopedIPRateThrottle
 from digests import runner, schedule, subscriptions
@@ -56,6 +60,7 @@ class SubscriptionSerializer(serializers.ModelSerializer):
             "tone",
             "reading_levels",
             "status",
+            "paused_reason",
             "next_run_at",
             "last_run_at",
             "created_at",
@@ -66,6 +71,20 @@ class SubscriptionSerializer(serializers.ModelSerializer):
 
 
 class RunSerializer(serializers.ModelSerializer):
+    credits_charged = serializers.IntegerField(
+        read_only=True, help_text="Credits the run's one ledger charge took (0 when none)."
+    )
+    credits_refunded = serializers.IntegerField(
+        read_only=True, help_text="Credits given back because the run delivered nothing."
+    )
+    error_code = serializers.CharField(
+        read_only=True,
+        help_text=(
+            "Why a failed run failed: 'insufficient_credits' when the budget check refused it "
+            "before it started (it cost nothing; billing_breakdown.budget has the figures)."
+        ),
+    )
+
     class Meta:
         model = Run
         fields = [
@@ -83,8 +102,11 @@ class RunSerializer(serializers.ModelSerializer):
             "dedup_skipped_count",
             "redelivered_count",
             "billing_breakdown",
+            "credits_charged",
+            "credits_refunded",
             "empty_reason",
             "error",
+            "error_code",
         ]
 
 
@@ -111,8 +133,23 @@ class RunDetailSerializer(RunSerializer):
         fields = [*RunSerializer.Meta.fields, "narrative_md", "narrative_generator", "items"]
 
 
+TIER_LIMIT = OpenApiResponse(
+    description=(
+        'A limit of the plan: {"error": {"code": "tier_limit", "message", "fields"}} with '
+        "`fields` naming the field or the limit: `subscriptions`, `cron` (the minimum interval "
+        "between runs), `manual_runs_per_hour`, `visibility` (private topics), "
+        "`public_topics`, `public_publishes_per_day`."
+    )
+)
+
+
 def _owned(request, subscription_id: int) -> Subscription:
     return get_object_or_404(Subscription.objects.alive(), pk=subscription_id, owner=request.user)
+
+
+def _with_credits(run_id: int) -> Run:
+    """The run as it is now (a sync worker may have run it already), with its credits."""
+    return charges.with_credits(Run.objects.all()).get(pk=run_id)
 
 
 def _service_call(fn, *args, **kwargs):
@@ -132,7 +169,9 @@ class SubscriptionListView(ListAPIView):
             .prefetch_related("subscriptionsource_set")
         )
 
-    @extend_schema(request=SubscriptionSerializer, responses={201: SubscriptionSerializer})
+    @extend_schema(
+        request=SubscriptionSerializer, responses={201: SubscriptionSerializer, 403: TIER_LIMIT}
+    )
     def post(self, request):
         if not isinstance(request.data, dict):
             raise APIInputError({"non_field_errors": "Send a JSON object."})
@@ -147,7 +186,9 @@ class SubscriptionDetailView(APIView):
     def get(self, request, subscription_id: int):
         return Response(SubscriptionSerializer(_owned(request, subscription_id)).data)
 
-    @extend_schema(request=SubscriptionSerializer, responses=SubscriptionSerializer)
+    @extend_schema(
+        request=SubscriptionSerializer, responses={200: SubscriptionSerializer, 403: TIER_LIMIT}
+    )
     def patch(self, request, subscription_id: int):
         subscription = _owned(request, subscription_id)
         if not isinstance(request.data, dict):
@@ -164,12 +205,11 @@ class SubscriptionDetailView(APIView):
 
 
 class SubscriptionRunNowView(APIView):
-    @extend_schema(request=None, responses={202: RunSerializer})
+    @extend_schema(request=None, responses={202: RunSerializer, 403: TIER_LIMIT})
     def post(self, request, subscription_id: int):
         run = subscriptions.request_manual_run(_owned(request, subscription_id), now=timezone.now())
         enqueue_run(run.pk)
-        run.refresh_from_db()
-        return Response(RunSerializer(run).data, status=status.HTTP_202_ACCEPTED)
+        return Response(RunSerializer(_with_credits(run.pk)).data, status=status.HTTP_202_ACCEPTED)
 
 
 class SubscriptionRunsView(ListAPIView):
@@ -177,13 +217,14 @@ class SubscriptionRunsView(ListAPIView):
 
     def get_queryset(self):
         subscription = _owned(self.request, self.kwargs["subscription_id"])
-        return Run.objects.filter(subscription=subscription)
+        return charges.with_credits(Run.objects.filter(subscription=subscription))
 
 
 class RunDetailView(APIView):
     @extend_schema(responses=RunDetailSerializer)
     def get(self, request, run_id: int):
-        run = get_object_or_404(Run.objects.prefetch_related("items"), pk=run_id, user=request.user)
+        runs = charges.with_credits(Run.objects.prefetch_related("items"))
+        run = get_object_or_404(runs, pk=run_id, user=request.user)
         return Response(RunDetailSerializer(run).data)
 
 
@@ -196,7 +237,7 @@ class SubscriptionPauseView(APIView):
 
 
 class SubscriptionResumeView(APIView):
-    @extend_schema(request=None, responses=SubscriptionSerializer)
+    @extend_schema(request=None, responses={200: SubscriptionSerializer, 403: TIER_LIMIT})
     def post(self, request, subscription_id: int):
         subscription = _owned(request, subscription_id)
         subscriptions.resume(subscription, now=timezone.now())
@@ -252,8 +293,7 @@ class RunRetryView(APIView):
         except subscriptions.RunStateError as exc:
             raise APIConflictError(exc.message, {"status": exc.message}) from None
         enqueue_run(run.pk)
-        run.refresh_from_db()
-        return Response(RunSerializer(run).data, status=status.HTTP_202_ACCEPTED)
+        return Response(RunSerializer(_with_credits(run.pk)).data, status=status.HTTP_202_ACCEPTED)
 
 
 # A "+" in a query string arrives as a space: "…T08:00:00 01:00" means "+01:00".

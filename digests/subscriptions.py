@@ -1,5 +1,9 @@
 """Creating and changing subscriptions. The console forms and the API serializers both call
-these functions, so a rule is written once and every refusal names its field."""
+these functions, so a rule is written once and every refusal names its field.
+
+Input rules raise SubscriptionInputError (HTTP 400); the tier's limits (billing/limits.py)
+raise billing.limits.TierLimitError (HTTP 403, code `tier_limit`) from inside the write's
+transaction, after taking the user's account lock, so racing requests cannot both pass."""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ from datetime import datetime
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from billing import limits
 from digests.models import MAX_ITEMS_HARD_CAP, Run, Subscription, SubscriptionSource
 from digests.schedule import ScheduleError, next_run_after, normalize_cron, validate_timezone
 from ingest.models import UserSource
@@ -301,10 +306,37 @@ def _set_sources(subscription: Subscription, source_ids: list[int]) -> None:
     )
 
 
+def _check_plan(
+    user_id: int,
+    *,
+    cron: str,
+    timezone: str,
+    now: datetime,
+    check_schedule: bool,
+    one_more_recurring: bool,
+    exclude_pk: int | None = None,
+) -> None:
+    """The tier's limits on a subscription about to be written; call inside its transaction."""
+    if not (cron and (check_schedule or one_more_recurring)):
+        return  # a one-off delivery runs once: no interval, not counted
+    account = limits.lock_account(user_id, now=now)
+    if one_more_recurring:
+        limits.check_subscription_count(account, user_id=user_id, exclude_pk=exclude_pk)
+    limits.check_schedule(account, cron, timezone, now=now)
+
+
 def create_subscription(user, data: dict, *, now: datetime) -> Subscription:
     clean = clean_input(data, user=user, now=now)
     source_ids = clean.pop("source_ids", [])
     with transaction.atomic():
+        _check_plan(
+            user.pk,
+            cron=clean.get("cron", ""),
+            timezone=clean.get("timezone", "UTC"),
+            now=now,
+            check_schedule=True,
+            one_more_recurring=True,
+        )
         subscription = Subscription(owner=user, **clean)
         if not subscription.interests and subscription.topic:
             subscription.interests = [subscription.topic]
@@ -339,7 +371,19 @@ def update_subscription(subscription: Subscription, data: dict, *, now: datetime
     clean = clean_input(data, user=subscription.owner, now=now, instance=subscription)
     source_ids = clean.pop("source_ids", None)
     schedule_changed = any(k in clean for k in ("cron", "timezone", "run_at"))
+    cron = clean.get("cron", subscription.cron)
+    timezone = clean.get("timezone", subscription.timezone)
     with transaction.atomic():
+        _check_plan(
+            subscription.owner_id,
+            cron=cron,
+            timezone=timezone,
+            now=now,
+            check_schedule=(cron, timezone) != (subscription.cron, subscription.timezone),
+            # A one-off given a cron becomes recurring: it needs a place like a new one.
+            one_more_recurring=not subscription.cron,
+            exclude_pk=subscription.pk,
+        )
         for name, value in clean.items():
             setattr(subscription, name, value)
         if schedule_changed:
@@ -354,18 +398,29 @@ def update_subscription(subscription: Subscription, data: dict, *, now: datetime
 
 def pause(subscription: Subscription) -> None:
     subscription.status = Subscription.Status.PAUSED
+    subscription.paused_reason = ""  # paused by its owner
     subscription.next_run_at = None
-    subscription.save(update_fields=["status", "next_run_at", "updated_at"])
+    subscription.save(update_fields=["status", "paused_reason", "next_run_at", "updated_at"])
 
 
 def resume(subscription: Subscription, *, now: datetime) -> None:
+    """Active again, if the tier has room for one more active recurring subscription and its
+    schedule fits the tier (raises billing.limits.TierLimitError otherwise)."""
     if subscription.status == Subscription.Status.ACTIVE:
         return  # recomputing from `now` would skip a run that is due but not yet claimed
-    subscription.status = Subscription.Status.ACTIVE
-    if subscription.run_at and subscription.run_at <= now and not subscription.cron:
-        subscription.status = Subscription.Status.COMPLETED
-    _schedule_next(subscription, now)
-    subscription.save(update_fields=["status", "next_run_at", "updated_at"])
+    with transaction.atomic():
+        if subscription.cron:
+            account = limits.lock_account(subscription.owner_id, now=now)
+            limits.check_active_count(
+                account, user_id=subscription.owner_id, exclude_pk=subscription.pk
+            )
+            limits.check_schedule(account, subscription.cron, subscription.timezone, now=now)
+        subscription.status = Subscription.Status.ACTIVE
+        subscription.paused_reason = ""
+        if subscription.run_at and subscription.run_at <= now and not subscription.cron:
+            subscription.status = Subscription.Status.COMPLETED
+        _schedule_next(subscription, now)
+        subscription.save(update_fields=["status", "paused_reason", "next_run_at", "updated_at"])
 
 
 def soft_delete(subscription: Subscription, *, now: datetime) -> None:
@@ -375,12 +430,17 @@ def soft_delete(subscription: Subscription, *, now: datetime) -> None:
 
 
 def request_manual_run(subscription: Subscription, *, now: datetime) -> Run:
-    return Run.objects.create(
-        subscription=subscription,
-        user_id=subscription.owner_id,
-        trigger=Run.Trigger.MANUAL,
-        scheduled_at=now,
-    )
+    """A "Run now": refused (billing.limits.TierLimitError) past the tier's manual runs per
+    hour. Whether the run can be afforded is checked when it starts, like any run."""
+    with transaction.atomic():
+        account = limits.lock_account(subscription.owner_id, now=now)
+        limits.check_manual_run(account, user_id=subscription.owner_id, now=now)
+        return Run.objects.create(
+            subscription=subscription,
+            user_id=subscription.owner_id,
+            trigger=Run.Trigger.MANUAL,
+            scheduled_at=now,
+        )
 
 
 class RunStateError(Exception):
@@ -396,8 +456,9 @@ def retry_run(run: Run, *, now: datetime) -> Run:
     """Put a failed run back to `pending` under the same id; the caller enqueues it exactly as
     "run now" does. Only a failed run can be retried: the conditional update turns two
     concurrent retries into one, and the runner's claim makes a twice-delivered task harmless.
-    A failed run delivered nothing (delivery and success commit together), so a retry cannot
-    deliver twice. `now` is the moment of the request; the budget check will use it."""
+    A failed run delivered nothing and was not charged (delivery, success and the charge
+    commit together), so a retry can neither deliver nor charge twice; the runner's budget
+    check applies to the retry like to any run."""
     subscription = Subscription.objects.filter(pk=run.subscription_id).only("deleted_at").first()
     if subscription is None or subscription.deleted_at is not None:
         raise RunStateError(

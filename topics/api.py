@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from config.api.errors import APIInputError
 from config.api.throttling import ScopedIPRateThrottle
-from digests.api import SubscriptionSerializer
+from digests.api import TIER_LIMIT, SubscriptionSerializer
 from digests.models import Subscription
 from digests.subscriptions import SubscriptionInputError
 from topics import following, publishing, seo
@@ -168,7 +168,9 @@ class TopicPublishView(APIView):
         topics = Topic.objects.filter(owner=request.user).exclude(status=Topic.Status.DELETED)
         return Response(OwnedTopicSerializer(topics.order_by("title"), many=True).data)
 
-    @extend_schema(request=PublishSerializer, responses={201: OwnedTopicSerializer})
+    @extend_schema(
+        request=PublishSerializer, responses={201: OwnedTopicSerializer, 403: TIER_LIMIT}
+    )
     def post(self, request):
         form = PublishSerializer(data=request.data)
         form.is_valid(raise_exception=True)
@@ -198,7 +200,9 @@ def _owned_topic(request, slug: str) -> Topic:
 
 
 class TopicOwnerView(APIView):
-    @extend_schema(request=PublishSerializer, responses=OwnedTopicSerializer)
+    @extend_schema(
+        request=PublishSerializer, responses={200: OwnedTopicSerializer, 403: TIER_LIMIT}
+    )
     def patch(self, request, slug: str):
         topic = _owned_topic(request, slug)
         current = {
@@ -232,7 +236,7 @@ def _followable(request, slug: str) -> Topic:
 
 
 class TopicFollowView(APIView):
-    @extend_schema(request=None, responses={201: SubscriptionSerializer})
+    @extend_schema(request=None, responses={201: SubscriptionSerializer, 403: TIER_LIMIT})
     def post(self, request, slug: str):
         topic = _followable(request, slug)
         tweaks = request.data if isinstance(request.data, dict) else {}
@@ -247,7 +251,7 @@ class TopicFollowView(APIView):
 
 
 class TopicForkView(APIView):
-    @extend_schema(request=None, responses={201: SubscriptionSerializer})
+    @extend_schema(request=None, responses={201: SubscriptionSerializer, 403: TIER_LIMIT})
     def post(self, request, slug: str):
         topic = _followable(request, slug)
         subscription = _topic_call(following.fork, request.user, topic, now=timezone.now())

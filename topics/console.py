@@ -10,8 +10,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from billing.accounts import ensure_account
-from billing.models import Tier
+from billing import limits
+from billing.limits import TierLimitError
 from digests.models import Subscription
 from topics import publishing, seo
 from topics.forms import PublishForm
@@ -19,7 +19,7 @@ from topics.models import Topic
 from topics.publishing import PublishInput, TopicInputError
 
 
-def _form_errors(form: PublishForm, exc: TopicInputError) -> None:
+def _form_errors(form: PublishForm, exc: TopicInputError | TierLimitError) -> None:
     for field, message in exc.errors.items():
         form.add_error(field if field in form.fields else None, message)
 
@@ -40,7 +40,7 @@ def publish(request, subscription_id: int):
         Subscription.objects.alive(), pk=subscription_id, owner=request.user
     )
     now = timezone.now()
-    paid = ensure_account(request.user, today=now.date()).tier != Tier.FREE
+    paid = limits.may_keep_private(request.user.pk, now=now)
     initial = {
         "title": subscription.name,
         "cron": subscription.cron or "0 8 * * *",
@@ -52,7 +52,7 @@ def publish(request, subscription_id: int):
         data = PublishInput(**{k: v for k, v in form.cleaned_data.items() if k != "confirm_public"})
         try:
             topic = publishing.publish(request.user, subscription, data, now=now)
-        except TopicInputError as exc:
+        except (TopicInputError, TierLimitError) as exc:
             _form_errors(form, exc)
         else:
             messages.success(request, _("Published. Its first edition comes on schedule."))
@@ -89,7 +89,7 @@ def edit(request, slug: str):
         data = PublishInput(**{k: v for k, v in form.cleaned_data.items() if k != "confirm_public"})
         try:
             publishing.update(request.user, topic, data, now=timezone.now())
-        except TopicInputError as exc:
+        except (TopicInputError, TierLimitError) as exc:
             _form_errors(form, exc)
         else:
             messages.success(request, _("Saved and published again."))

@@ -1,13 +1,14 @@
 """Publishing a subscription as a public topic, changing it, deleting it, and moderation.
 
-The console, the API and the admin all call these functions, so each rule (tier, anti-spam
-limits, blocked domains, the 24-hour edition interval) is written once and every refusal names
-its field.
+The console, the API and the admin all call these functions, so each rule (blocked domains,
+the 24-hour edition interval, sources) is written once and every refusal names its field. The
+tier's rules — private topics for paid plans only, and the free plan's anti-spam limits — are
+billing's (billing/limits.py `check_topic`), checked under the user's account lock inside the
+write's transaction so racing publishes cannot both pass.
 """
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from urllib.parse import urlsplit
@@ -16,8 +17,7 @@ from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext
 
-from billing.accounts import ensure_account
-from billing.models import Tier
+from billing import intervals, limits
 from digests.models import Subscription
 from digests.schedule import ScheduleError, next_run_after, normalize_cron, validate_timezone
 from digests.subscriptions import SubscriptionInputError
@@ -30,8 +30,6 @@ from topics.models import (
     Topic,
 )
 
-FREE_PUBLIC_TOPICS = 3
-FREE_PUBLISHES_PER_DAY = 3
 MAX_SOURCES = 5
 MAX_SOURCE_DOMAINS = 10
 CONFIG_FIELDS = (
@@ -77,25 +75,19 @@ def blocked_domains(domains: set[str]) -> set[str]:
     }
 
 
-def _is_paid(user, now: datetime) -> bool:
-    return ensure_account(user, today=now.date()).tier != Tier.FREE
-
-
-def _check_schedule(cron: str, timezone: str, errors: dict) -> str:
+def _check_schedule(cron: str, timezone: str, errors: dict, now: datetime) -> str:
     try:
         cron = normalize_cron(cron)
         validate_timezone(timezone)
         # The interval is checked on the nominal (UTC) clock: a daily schedule stays daily
         # across DST changes in the topic's own zone.
-        anchor = datetime(2026, 1, 1, tzinfo=validate_timezone("UTC"))
-        fires = [next_run_after(cron, "UTC", anchor)]
-        for _ in range(8):
-            fires.append(next_run_after(cron, "UTC", fires[-1]))
+        too_close = intervals.gap_below(
+            cron, "UTC", timedelta(hours=MIN_EDITION_INTERVAL_HOURS), now=now
+        )
     except ScheduleError as exc:
         errors["cron"] = str(exc)
         return cron
-    gaps = [later - earlier for earlier, later in itertools.pairwise(fires)]
-    if min(gaps) < timedelta(hours=MIN_EDITION_INTERVAL_HOURS):
+    if too_close is not None:
         errors["cron"] = gettext(
             "Editions are at least %(hours)d hours apart; this schedule fires more often."
         ) % {"hours": MIN_EDITION_INTERVAL_HOURS}
@@ -135,23 +127,10 @@ def _source_rules(subscription: Subscription, errors: dict) -> list:
     return sources
 
 
-def _check_limits(user, topic: Topic | None, public: bool, now: datetime, errors: dict) -> None:
-    if not public or _is_paid(user, now):
-        return
-    others = Topic.objects.listed().filter(owner=user)
-    if topic is not None:
-        others = others.exclude(pk=topic.pk)
-    if others.count() >= FREE_PUBLIC_TOPICS:
-        errors["visibility"] = gettext(
-            "Free accounts have at most %(limit)d public topics; delete one first."
-        ) % {"limit": FREE_PUBLIC_TOPICS}
-        return
-    recent = PublishEvent.objects.filter(user=user, created_at__gt=now - timedelta(days=1))
-    if recent.count() >= FREE_PUBLISHES_PER_DAY:
-        errors["visibility"] = gettext(
-            "Free accounts may publish or update public topics %(limit)d times a day; try again "
-            "tomorrow."
-        ) % {"limit": FREE_PUBLISHES_PER_DAY}
+def _check_plan(user, topic: Topic | None, visibility: str, now: datetime) -> None:
+    """The tier's limits; call inside the write's transaction."""
+    account = limits.lock_account(user.pk, now=now)
+    limits.check_topic(account, user_id=user.pk, topic=topic, visibility=visibility, now=now)
 
 
 def _clean(user, subscription: Subscription, data: PublishInput, topic, now) -> dict:
@@ -170,10 +149,8 @@ def _clean(user, subscription: Subscription, data: PublishInput, topic, now) -> 
         errors["description"] = gettext("At most 500 characters.")
     if data.visibility not in Topic.Visibility.values:
         errors["visibility"] = gettext("Must be 'public' or 'private'.")
-    elif data.visibility == Topic.Visibility.PRIVATE and not _is_paid(user, now):
-        errors["visibility"] = gettext("Only paid plans can keep a topic private.")
     timezone = data.timezone or subscription.timezone
-    cron = _check_schedule(data.cron or subscription.cron or "0 8 * * *", timezone, errors)
+    cron = _check_schedule(data.cron or subscription.cron or "0 8 * * *", timezone, errors, now)
     sources = _source_rules(subscription, errors)
     if data.slug and slugify(data.slug) != data.slug:
         errors["slug"] = gettext("Only lowercase letters, digits and hyphens.")
@@ -182,7 +159,6 @@ def _clean(user, subscription: Subscription, data: PublishInput, topic, now) -> 
         and Topic.objects.filter(slug=data.slug).exclude(pk=topic.pk if topic else None).exists()
     ):
         errors["slug"] = gettext("That address is taken.")
-    _check_limits(user, topic, data.visibility == Topic.Visibility.PUBLIC, now, errors)
     if errors:
         raise TopicInputError(errors)
     return {
@@ -201,6 +177,7 @@ def publish(user, subscription: Subscription, data: PublishInput, *, now: dateti
     clean = _clean(user, subscription, data, None, now)
     sources = clean.pop("sources")
     with transaction.atomic():
+        _check_plan(user, None, clean["visibility"], now)
         topic = Topic.objects.create(
             owner=user,
             published_from=subscription,
@@ -228,6 +205,7 @@ def update(user, topic: Topic, data: PublishInput, *, now: datetime) -> Topic:
     clean = _clean(user, subscription, data, topic, now)
     sources = clean.pop("sources")
     with transaction.atomic():
+        _check_plan(user, topic, clean["visibility"], now)
         for name, value in clean.items():
             setattr(topic, name, value)
         if data.slug:

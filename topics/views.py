@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST
 
+from billing.limits import TierLimitError
 from digests.subscriptions import SubscriptionInputError
 from topics import following, seo
 from topics.forms import ReportForm
@@ -277,7 +278,7 @@ def _follow_now(request, topic: Topic):
     request.session.pop(PENDING_FOLLOW, None)
     try:
         subscription = following.follow(request.user, topic, now=timezone.now())
-    except SubscriptionInputError as exc:
+    except (SubscriptionInputError, TierLimitError) as exc:
         messages.error(request, " ".join(exc.errors.values()))
         return redirect(topic.get_absolute_url())
     messages.success(
@@ -296,7 +297,7 @@ def fork(request, slug: str):
         return _gone(request)
     try:
         subscription = following.fork(request.user, topic, now=timezone.now())
-    except SubscriptionInputError as exc:
+    except (SubscriptionInputError, TierLimitError) as exc:
         messages.error(request, " ".join(exc.errors.values()))
         return redirect(topic.get_absolute_url())
     messages.success(request, _("Forked: this copy and its sources are yours to change."))

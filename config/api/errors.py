@@ -32,6 +32,22 @@ class APIConflictError(APIInputError):
         super().__init__(fields or {}, message=message, code="conflict")
 
 
+class ServiceRefusal(Exception):
+    """A refusal raised by a service function that knows how the API answers it: its HTTP
+    status, its error code and a message per field. The exception handler below renders any
+    subclass in the error shape (so an API view cannot turn one into a 500 by forgetting to
+    catch it); console views show `errors` on their form."""
+
+    status_code = status.HTTP_400_BAD_REQUEST
+    code = "invalid"
+
+    def __init__(self, errors: dict[str, str], message: str = ""):
+        first = next(iter(errors.items()), None)
+        self.errors = errors
+        self.message = message or (first[1] if first else "Refused.")
+        super().__init__(self.message)
+
+
 def error_body(code: str, message: str, fields: dict | None = None) -> dict:
     return {"error": {"code": code, "message": message, "fields": fields or {}}}
 
@@ -52,6 +68,10 @@ def _flatten(detail) -> dict[str, str]:
 
 
 def exception_handler(exc, context):
+    if isinstance(exc, ServiceRefusal):
+        refusal = exc
+        exc = APIInputError(refusal.errors, message=refusal.message, code=refusal.code)
+        exc.status_code = refusal.status_code
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):

@@ -7,8 +7,7 @@ from datetime import timedelta
 
 import pytest
 
-from billing.accounts import ensure_account
-from billing.models import Tier
+from billing.limits import TierLimitError
 from digests import runner
 from digests.models import CombinationCacheCounter, Subscription
 from digests.subscriptions import (
@@ -17,7 +16,7 @@ from digests.subscriptions import (
     request_manual_run,
 )
 from ingest.models import Source, UserSource
-from tests.factories import add_item
+from tests.factories import add_item, on_plan
 from topics import editions, following, publishing, trending
 from topics.models import BlockedDomain, Edition, ModerationAction, Topic
 from topics.publishing import PublishInput, TopicInputError
@@ -46,9 +45,9 @@ def subscription_of(user, now, sources=(), **data):
     return create_subscription(user, base, now=now)
 
 
-def published(user, now, title="Databases Daily", sources=None, **kwargs):
+def published(user, now, title="Databases Daily", sources=None, subscription=None, **kwargs):
     sources = [feed_source("dbnews")] if sources is None else sources
-    subscription = subscription_of(user, now, sources)
+    subscription = subscription or subscription_of(user, now, sources)
     return publishing.publish(user, subscription, PublishInput(title=title, **kwargs), now=now)
 
 
@@ -75,7 +74,6 @@ def test_slugs_stay_unique(alice, bob, now):
     ("kwargs", "field", "words"),
     [
         ({"title": "ab"}, "title", "3 to 200"),
-        ({"visibility": "private"}, "visibility", "Only paid plans"),
         ({"visibility": "unlisted"}, "visibility", "'public' or 'private'"),
         ({"cron": "0 */6 * * *"}, "cron", "at least 24 hours apart"),
         ({"cron": "not a cron"}, "cron", ""),
@@ -92,26 +90,34 @@ def test_refusals_name_the_field_and_write_nothing(alice, now, kwargs, field, wo
     assert not Topic.objects.exists()
 
 
-def test_paid_accounts_may_keep_a_topic_private(alice, now):
-    account = ensure_account(alice, today=now.date())
-    account.tier = Tier.PRO
-    account.save()
-    topic = published(alice, now, visibility="private")
+def test_only_paid_accounts_may_keep_a_topic_private(alice, now):
+    subscription = subscription_of(alice, now, [feed_source("dbnews")])
+    with pytest.raises(TierLimitError) as refused:
+        published(alice, now, subscription=subscription, visibility="private")
+    assert refused.value.limit == "private_topics"
+    assert "Only paid plans" in refused.value.errors["visibility"]
+    assert not Topic.objects.exists()
+
+    on_plan(alice, "basic", now=now)
+    topic = published(alice, now, subscription=subscription, visibility="private")
     assert not topic.is_listed
     assert not Topic.objects.listed().exists()
 
 
 def test_free_accounts_have_three_public_topics_and_three_publishes_a_day(alice, now):
+    subscription = subscription_of(alice, now, [feed_source("dbnews")])
     for number in range(3):
-        published(alice, now, title=f"Topic number {number}")
-    with pytest.raises(TopicInputError) as refused:
-        published(alice, now, title="One too many")
-    assert "at most 3 public topics" in refused.value.errors["visibility"]
+        published(alice, now, subscription=subscription, title=f"Topic number {number}")
+    with pytest.raises(TierLimitError) as refused:
+        published(alice, now, subscription=subscription, title="One too many")
+    assert "at most 3 public topics" in refused.value.errors["public_topics"]
     Topic.objects.filter(title="Topic number 0").update(status=Topic.Status.DELETED)
-    with pytest.raises(TopicInputError) as refused:
-        published(alice, now, title="Still too many today")
-    assert "3 times a day" in refused.value.errors["visibility"]
-    assert published(alice, now + timedelta(days=1, minutes=1), title="Tomorrow").is_listed
+    with pytest.raises(TierLimitError) as refused:
+        published(alice, now, subscription=subscription, title="Still too many today")
+    assert "3 times a day" in refused.value.errors["public_publishes_per_day"]
+    tomorrow = now + timedelta(days=1, minutes=1)
+    assert published(alice, tomorrow, subscription=subscription, title="Tomorrow").is_listed
+    assert Topic.objects.listed().count() == 3
 
 
 def test_public_topics_have_at_most_five_sources_and_no_blocked_domains(alice, now):
