@@ -7,6 +7,7 @@ urlpatterns = [
     path("inbox/", include("inbox.urls")),
     path("subscriptions/", include("digests.urls")),
     path("sources/", include("ingest.urls")),
+    path("credits/", include("billing.urls")),
     path("api/", include("config.api.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -8,6 +8,9 @@ from datetime import datetime
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
+from billing import tiers
+from billing.accounts import ensure_account
+from billing.models import Tier
 from digests import runner, subscriptions
 from digests.models import Subscription
 from inbox.accounts import sign_up
@@ -46,6 +49,8 @@ def set_up_demo(*, now: datetime) -> DemoResult:
         user.is_staff = True
         user.is_superuser = True  # the demo admin can explore /admin/ too
         user.save(update_fields=["is_staff", "is_superuser"])
+        # Four subscriptions are more than the free plan allows: the demo user is on Pro.
+        tiers.change_tier(ensure_account(user, now=now).pk, Tier.PRO, now=now)
 
     inserted = 0
     source_ids = []

@@ -13,13 +13,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_POST
 
+from billing import charges, estimates, prices
+from billing.limits import TierLimitError
 from config.api.throttling import wait_before_another
 from digests import runner, subscriptions
 from digests.forms import LENGTH_LABELS, SubscriptionForm, initial_for
 from digests.models import Run, Subscription
 from digests.schedule import ScheduleError, next_runs
 from digests.tasks import enqueue_run
-from digests.usage import usage_this_month
 from inbox.models import UserPreference
 from ingest.models import UserSource
 
@@ -61,6 +62,21 @@ def subscription_list(request):
     return render(request, "digests/list.html", {"subscriptions": items})
 
 
+def _cost_estimate(request, form, now) -> estimates.Estimate | None:
+    """What the subscription in the form would cost, shown before it is created: for the
+    values posted, else the form's defaults (the page's script updates it as they change)."""
+    data = form.cleaned_data if form.is_bound and form.is_valid() else {}
+    cron = data.get("cron") or form.fields["cron"].initial
+    zone = data.get("timezone") or form.initial.get("timezone") or "UTC"
+    source_ids = [int(i) for i in data.get("source_ids") or []]
+    try:
+        return estimates.estimate(
+            request.user, cron=cron, timezone=zone, source_ids=source_ids, now=now
+        )
+    except ScheduleError:
+        return None
+
+
 @login_required
 def subscription_new(request):
     library = list(UserSource.objects.filter(user=request.user).select_related("source"))
@@ -74,7 +90,7 @@ def subscription_new(request):
                 timezone=_user_timezone(request),
                 source_ids=[us.source_id for us in library],
             )
-        except subscriptions.SubscriptionInputError as exc:
+        except (subscriptions.SubscriptionInputError, TierLimitError) as exc:
             messages.error(request, "; ".join(exc.errors.values()))
             return redirect("digests:new")
         messages.success(
@@ -87,12 +103,14 @@ def subscription_new(request):
         library=library,
         initial={"timezone": _user_timezone(request)},
     )
-    if request.method == "POST" and form.is_valid():
+    valid = request.method == "POST" and form.is_valid()
+    estimate = _cost_estimate(request, form, now)  # before a refusal takes fields out of it
+    if valid:
         try:
             subscription = subscriptions.create_subscription(
                 request.user, form.service_data(), now=now
             )
-        except subscriptions.SubscriptionInputError as exc:
+        except (subscriptions.SubscriptionInputError, TierLimitError) as exc:
             for field, message in exc.errors.items():
                 form.add_error(field if field in form.fields else None, message)
         else:
@@ -114,6 +132,7 @@ def subscription_new(request):
                 for t in subscriptions.TEMPLATES.values()
             ],
             "timezone": form.initial["timezone"],
+            "estimate": estimate,
         },
     )
 
@@ -128,7 +147,7 @@ def subscription_edit(request, subscription_id: int):
     if request.method == "POST" and form.is_valid():
         try:
             subscriptions.update_subscription(subscription, form.service_data(), now=timezone.now())
-        except subscriptions.SubscriptionInputError as exc:
+        except (subscriptions.SubscriptionInputError, TierLimitError) as exc:
             for field, message in exc.errors.items():
                 form.add_error(field if field in form.fields else None, message)
         else:
@@ -147,7 +166,9 @@ def subscription_detail(request, subscription_id: int):
             upcoming = next_runs(subscription.cron, subscription.timezone, now, 5)
         except ScheduleError:
             upcoming = []
-    runs = list(subscription.runs.order_by("-scheduled_at", "-id")[:RUN_HISTORY])
+    runs = list(
+        charges.with_credits(subscription.runs.order_by("-scheduled_at", "-id"))[:RUN_HISTORY]
+    )
     return render(
         request,
         "digests/detail.html",
@@ -155,7 +176,7 @@ def subscription_detail(request, subscription_id: int):
             "subscription": subscription,
             "runs": runs,
             "upcoming": upcoming,
-            "usage": usage_this_month(request.user, now=now),
+            "run_cost_max": prices.upper_bound(subscription),
             "has_pending_run": any(run.status in ("pending", "running") for run in runs),
         },
     )
@@ -165,7 +186,11 @@ def subscription_detail(request, subscription_id: int):
 @require_POST
 def subscription_run_now(request, subscription_id: int):
     subscription = _owned(request, subscription_id)
-    run = subscriptions.request_manual_run(subscription, now=timezone.now())
+    try:
+        run = subscriptions.request_manual_run(subscription, now=timezone.now())
+    except TierLimitError as exc:
+        messages.error(request, exc.message)
+        return redirect("digests:detail", subscription.pk)
     enqueue_run(run.pk)
     messages.success(request, _("Run started. Its items will appear in your Inbox."))
     return redirect("digests:detail", subscription.pk)
@@ -215,8 +240,12 @@ def subscription_state(request, subscription_id: int, change: str):
         subscriptions.pause(subscription)
         messages.success(request, _("Paused. No runs until you resume it."))
     elif change == "resume":
-        subscriptions.resume(subscription, now=now)
-        messages.success(request, _("Resumed."))
+        try:
+            subscriptions.resume(subscription, now=now)
+        except TierLimitError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("Resumed."))
     elif change == "delete":
         subscriptions.soft_delete(subscription, now=now)
         messages.success(request, _("Subscription deleted."))

@@ -10,5 +10,6 @@ urlpatterns = [
     path("v1/", include("ingest.api_urls")),
     path("v1/", include("digests.api_urls")),
     path("v1/", include("topics.api_urls")),
+    path("v1/", include("billing.api_urls")),
     path("v1/admin/cache/", include("digests.cache_api_urls")),
 ]

@@ -1,6 +1,8 @@
 // Live schedule preview for the subscription form: the schedule in plain words and its next
-// runs, from GET /api/v1/schedule/preview. Without JavaScript the preview box stays hidden and
-// the form works as before. The preset-to-cron rule mirrors digests/forms.py `preset_cron`.
+// runs, from GET /api/v1/schedule/preview, and (on the new-subscription page) the expected
+// cost from GET /api/v1/billing/estimate. Without JavaScript the preview box stays hidden, the
+// cost shown is the server's for the form's values, and the form works as before. The
+// preset-to-cron rule mirrors digests/forms.py `preset_cron`.
 (() => {
   "use strict";
 
@@ -136,10 +138,54 @@
     }
   };
 
+  const cost = form.querySelector("[data-cost-estimate]");
+  let costInFlight = null;
+
+  const refreshCost = async () => {
+    const expression = currentCron();
+    if (!cost || !expression) {
+      return;
+    }
+    if (costInFlight) {
+      costInFlight.abort();
+    }
+    costInFlight = new AbortController();
+    const sources = [...form.querySelectorAll('[name="source_ids"]:checked')].map((s) => s.value);
+    const query = new URLSearchParams({
+      cron: expression,
+      timezone: (zone && zone.value.trim()) || "UTC",
+      source_ids: sources.join(","),
+    });
+    try {
+      const response = await fetch(`${cost.dataset.endpoint}?${query}`, {
+        headers: { Accept: "application/json" },
+        credentials: "same-origin",
+        signal: costInFlight.signal,
+      });
+      if (!response.ok) {
+        return; // an invalid schedule: the schedule preview says why
+      }
+      const body = await response.json();
+      const template = cost.querySelector("[data-estimate-template]").content.textContent.trim();
+      cost.querySelector("[data-estimate-text]").textContent = template
+        .replace("{per_run}", body.per_run_max)
+        .replace("{runs}", body.runs_per_month)
+        .replace("{per_month}", body.per_month_max);
+      const refusal = cost.querySelector("[data-estimate-refusal]");
+      refusal.textContent = body.plan_refusal;
+      refusal.hidden = body.fits_plan;
+    } catch {
+      // offline or aborted: keep what is shown
+    }
+  };
+
   const schedule = () => {
     syncFields();
     window.clearTimeout(timer);
-    timer = window.setTimeout(refresh, DEBOUNCE_MS);
+    timer = window.setTimeout(() => {
+      refresh();
+      refreshCost();
+    }, DEBOUNCE_MS);
   };
 
   for (const element of [preset, time, day, cron, zone]) {
@@ -147,6 +193,9 @@
       element.addEventListener("input", schedule);
       element.addEventListener("change", schedule);
     }
+  }
+  for (const source of form.querySelectorAll('[name="source_ids"]')) {
+    source.addEventListener("change", schedule);
   }
   syncFields();
   refresh();

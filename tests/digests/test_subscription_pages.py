@@ -13,13 +13,14 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from billing import charges
 from digests import runner
 from digests.models import Run, Subscription
 from digests.subscriptions import create_subscription, request_manual_run
 from inbox.models import UserPreference
 from tests.conftest import api_client_for
 from tests.digests.test_api_engine import rates
-from tests.factories import add_item
+from tests.factories import add_item, on_plan
 
 
 @pytest.fixture
@@ -102,7 +103,7 @@ def test_the_edit_form_reads_the_schedule_back_as_a_preset(console, alice, now):
         ("0 9 * * *", "daily", "1"),
         ("15 18 * * 0", "weekly", "0"),
         ("0 8 1 * *", "advanced", "1"),
-        ("*/30 * * * *", "advanced", "1"),
+        ("0 */2 * * *", "advanced", "1"),
         ("@daily", "advanced", "1"),
     ],
 )
@@ -208,6 +209,9 @@ def test_the_history_shows_counters_cost_and_errors(console, alice, now):
         redelivered_count=2,
         billing_breakdown={"operations": {"search": 3, "page_fetch": 4}, "total": 7},
     )
+    charges.settle(
+        ok, breakdown={"operations": {"search": 3, "page_fetch": 4}}, delivered=12, now=now
+    )
     failed = request_manual_run(subscription, now=now - timedelta(hours=1))
     Run.objects.filter(pk=failed.pk).update(status="failed", error="FetchTimeout: too slow")
     with time_machine.travel(now, tick=False):
@@ -216,11 +220,12 @@ def test_the_history_shows_counters_cost_and_errors(console, alice, now):
     row = row[: row.index("</tr>")]
     for figure in ("<td>41</td>", "<td>17</td>", "<td>12</td>", "<td>5</td>", "<td>2</td>"):
         assert figure in row
-    assert 'title="search: 3, page_fetch: 4">7</td>' in row
+    assert 'title="search: 3, page_fetch: 4">7' in row  # the ledger's charge of the run
     assert "FetchTimeout: too slow" in body
     assert reverse("digests:retry", args=[subscription.pk, failed.pk]) in body
-    assert "This month your runs used 7 of 100 credits (Free plan)." in body
-    assert '<meter id="usage-meter" min="0" max="100" value="7">' in body
+    # The header shows the plan and the balance the charge left.
+    assert "93 credits" in body
+    assert "A run of this subscription costs nothing: it only reads the shared pool." in body
 
 
 def test_a_queued_run_is_announced(console, alice, now):
@@ -274,6 +279,7 @@ def test_someone_elses_subscription_pages_are_not_found(client, bob, alice, now)
 def test_list_and_detail_cost_the_same_queries_for_1_or_many(
     console, alice, now, django_assert_num_queries
 ):
+    on_plan(alice, "team", now=now)
     first = subscribe(alice, now)
     request_manual_run(first, now=now)
     list_one = count_queries(console, reverse("digests:list"))

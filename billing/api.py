@@ -1,0 +1,166 @@
+"""/api/v1/billing/: the user's balance, ledger and cost estimates; /api/v1/admin/billing/stats
+for staff tokens. Thin callers of the billing services."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.generics import ListAPIView
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from billing import estimates, stats
+from billing.accounts import ensure_account
+from billing.limits import limits_of
+from billing.models import CreditTransaction, Tier
+from config.api.errors import APIInputError
+from config.api.permissions import IsStaffToken
+from digests.schedule import ScheduleError
+
+
+class BalanceSerializer(serializers.Serializer):
+    tier = serializers.ChoiceField(choices=Tier.choices)
+    balance = serializers.IntegerField(help_text="The sum of this period's ledger rows.")
+    monthly_credits = serializers.IntegerField(source="monthly_quota")
+    period_start = serializers.DateField(help_text="First day of the period (UTC).")
+    period_end = serializers.DateField(
+        help_text="First day of the next period (UTC): the balance resets then."
+    )
+    limits = serializers.SerializerMethodField()
+
+    def get_limits(self, account) -> dict:
+        limits = limits_of(account)
+        return {
+            "subscriptions": limits.subscriptions,
+            "min_interval_seconds": int(limits.min_interval.total_seconds()),
+            "manual_runs_per_hour": limits.manual_runs_per_hour,
+            "public_topics": limits.public_topics,
+            "public_publishes_per_day": limits.public_publishes_per_day,
+            "private_topics": limits.private_topics,
+        }
+
+
+class BalanceView(APIView):
+    @extend_schema(responses=BalanceSerializer)
+    def get(self, request):
+        return Response(BalanceSerializer(ensure_account(request.user, now=timezone.now())).data)
+
+
+class TransactionSerializer(serializers.ModelSerializer):
+    run_id = serializers.IntegerField(allow_null=True)
+
+    class Meta:
+        model = CreditTransaction
+        fields = [
+            "id",
+            "kind",
+            "amount",
+            "run_id",
+            "created_at",
+            "breakdown",
+            "balance_after",
+            "period_start",
+            "reason",
+        ]
+
+
+class TransactionListView(ListAPIView):
+    """The user's ledger, newest first (cursor-paginated)."""
+
+    serializer_class = TransactionSerializer
+
+    def get_queryset(self):
+        account = ensure_account(self.request.user, now=timezone.now())
+        return CreditTransaction.objects.filter(account=account)
+
+
+class EstimateQuerySerializer(serializers.Serializer):
+    cron = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
+    timezone = serializers.CharField(max_length=64, default="UTC")
+    source_ids = serializers.CharField(
+        required=False, default="", allow_blank=True, help_text="Comma-separated source ids."
+    )
+
+    def validate_source_ids(self, value: str) -> list[int]:
+        parts = [part.strip() for part in value.split(",") if part.strip()]
+        if not all(part.isdigit() for part in parts) or len(parts) > 500:
+            raise serializers.ValidationError("Comma-separated source ids (at most 500).")
+        return [int(part) for part in parts]
+
+
+class EstimateView(APIView):
+    """What a subscription with this schedule and these sources would cost, before it is
+    created: at most per run, about how many runs in the next 30 days, at most per month;
+    and whether the schedule fits the plan."""
+
+    @extend_schema(
+        parameters=[EstimateQuerySerializer],
+        responses=inline_serializer(
+            "Estimate",
+            {
+                "per_run_max": serializers.IntegerField(),
+                "runs_per_month": serializers.IntegerField(),
+                "per_month_max": serializers.IntegerField(),
+                "monthly_credits": serializers.IntegerField(),
+                "balance": serializers.IntegerField(),
+                "tier": serializers.CharField(),
+                "fits_plan": serializers.BooleanField(),
+                "plan_refusal": serializers.CharField(),
+            },
+        ),
+    )
+    def get(self, request):
+        query = EstimateQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        data = query.validated_data
+        try:
+            estimate = estimates.estimate(
+                request.user,
+                cron=data["cron"],
+                timezone=data["timezone"],
+                source_ids=data["source_ids"],
+                now=timezone.now(),
+            )
+        except ScheduleError as exc:
+            raise APIInputError({exc.field: exc.message}) from None
+        return Response(estimate.__dict__)
+
+
+def _instant(params, name: str, default: datetime) -> datetime:
+    raw = params.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = datetime.fromisoformat(raw)
+    except ValueError:
+        value = None
+    if value is None or value.tzinfo is None:
+        raise APIInputError(
+            {name: "An ISO 8601 time with an offset, e.g. 2026-11-01T00:00:00Z."}
+        ) from None
+    return value
+
+
+class AdminBillingStatsView(APIView):
+    permission_classes = [IsStaffToken]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("since", str, description="From (ISO 8601; default: month start)."),
+            OpenApiParameter("until", str, description="Until (ISO 8601; default: now)."),
+        ],
+        responses=OpenApiTypes.OBJECT,
+        description="Credits spent (charges less refunds) in total, by operation kind, by "
+        "tier and by user (top 20); platform spend on editions; accounts by tier.",
+    )
+    def get(self, request):
+        now = timezone.now()
+        since = _instant(request.query_params, "since", stats.month_start(now))
+        until = _instant(request.query_params, "until", now)
+        if until <= since:
+            raise APIInputError({"until": "Must be after since."})
+        return Response(stats.spend_stats(since=since, until=until.astimezone(UTC)))
