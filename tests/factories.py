@@ -48,3 +48,21 @@ def on_plan(user, tier: str, *, now=None):
 
     now = now or timezone.now()
     return tiers.change_tier(ensure_account(user, now=now).pk, tier, now=now).account
+
+
+def charged_run(user, now, credits: int, *, delivered: int = 1, name: str = "Databases"):
+    """A subscription and a run charged `credits` (one search, the rest page fetches) through
+    billing.charges.settle, as a finished run is; refunded at once when `delivered` is 0."""
+    from billing import charges
+    from digests.subscriptions import create_subscription, request_manual_run
+
+    subscription = create_subscription(
+        user, {"name": name, "interests": ["PostgreSQL"], "cron": "0 8 * * *"}, now=now
+    )
+    run = request_manual_run(subscription, now=now)
+    breakdown = {
+        "operations": {"search": 1, "page_fetch": credits - 1},
+        "cache_hits": {"search": 1},
+    }
+    charges.settle(run, breakdown=breakdown, delivered=delivered, now=now)
+    return subscription, run

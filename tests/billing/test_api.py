@@ -8,31 +8,13 @@ import pytest
 import time_machine
 from django.test import override_settings
 
-from billing import charges
-from digests.subscriptions import create_subscription, request_manual_run
 from tests.conftest import api_client_for, make_user
+from tests.factories import charged_run
 
 
 @pytest.fixture
 def api(alice):
     return api_client_for(alice)
-
-
-def charged_run(user, now, credits: int, delivered: int = 1, name="Databases"):
-    subscription = create_subscription(
-        user, {"name": name, "interests": ["PostgreSQL"], "cron": "0 8 * * *"}, now=now
-    )
-    run = request_manual_run(subscription, now=now)
-    charges.settle(
-        run,
-        breakdown={
-            "operations": {"search": 1, "page_fetch": credits - 1},
-            "cache_hits": {"search": 1},
-        },
-        delivered=delivered,
-        now=now,
-    )
-    return run
 
 
 def test_the_balance_says_tier_balance_monthly_credits_and_period(api, alice, now):
@@ -49,7 +31,7 @@ def test_the_balance_says_tier_balance_monthly_credits_and_period(api, alice, no
 
 
 def test_the_transactions_are_cursor_paginated_newest_first(api, alice, now):
-    runs = [charged_run(alice, now, credits=2, name=f"S{n}") for n in range(3)]
+    runs = [charged_run(alice, now, credits=2, name=f"S{n}")[1] for n in range(3)]
     first = api.get("/api/v1/billing/transactions?limit=2").json()
     assert [row["run_id"] for row in first["results"]] == [runs[2].pk, runs[1].pk]
     row = first["results"][0]
@@ -68,8 +50,8 @@ def test_nobody_reads_anothers_ledger(alice, bob, now):
 
 
 def test_runs_report_what_they_cost(api, alice, now):
-    run = charged_run(alice, now, credits=4)
-    empty = charged_run(alice, now, credits=3, delivered=0, name="Empty")
+    _sub, run = charged_run(alice, now, credits=4)
+    _sub, empty = charged_run(alice, now, credits=3, delivered=0, name="Empty")
     assert api.get(f"/api/v1/runs/{run.pk}").json()["credits_charged"] == 4
     body = api.get(f"/api/v1/runs/{empty.pk}").json()
     assert (body["credits_charged"], body["credits_refunded"]) == (3, 3)

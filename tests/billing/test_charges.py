@@ -3,7 +3,6 @@ redeliveries and concurrent workers — all read from the ledger."""
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 
 import pytest
@@ -21,6 +20,7 @@ from ingest.library.sources import add_to_library
 from ingest.models import ContentItem, Source
 from tests.conftest import api_client_for
 from tests.factories import add_item, on_plan
+from tests.threads import at_once
 
 Kind = CreditTransaction.Kind
 
@@ -316,24 +316,8 @@ def test_concurrent_runs_of_one_user_never_spend_more_than_the_balance(alice, no
     subscription = paid_subscription(alice, now)
     drain(alice, now, leave=3)
     runs = [request_manual_run(subscription, now=now).pk for _ in range(8)]
-    barrier = threading.Barrier(len(runs))
-    errors = []
-
-    def work(run_id):
-        try:
-            barrier.wait()
-            runner.execute_run(run_id, now=now)
-        except Exception as exc:  # pragma: no cover - reported below
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=work, args=(run_id,)) for run_id in runs]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    assert errors == []
+    outcomes = at_once(lambda run_id: runner.execute_run(run_id, now=now), runs)
+    assert not [o for o in outcomes if isinstance(o, Exception)]
     refused = Run.objects.filter(error_code="insufficient_credits")
     succeeded = Run.objects.filter(status="succeeded")
     assert (succeeded.count(), refused.count()) == (3, 5)
@@ -353,19 +337,20 @@ def test_two_workers_on_one_run_charge_it_once(alice, now):
         pytest.skip("concurrent workers need PostgreSQL")
     add_item("PostgreSQL 18 released", now=now)
     run = request_manual_run(paid_subscription(alice, now), now=now)
-    barrier = threading.Barrier(4)
-
-    def work():
-        try:
-            barrier.wait()
-            runner.execute_run(run.pk, now=now)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=work) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
+    outcomes = at_once(lambda _worker: runner.execute_run(run.pk, now=now), range(4))
+    assert not [o for o in outcomes if isinstance(o, Exception)]
     assert CreditTransaction.objects.filter(kind=Kind.CHARGE, run_id=run.pk).count() == 1
     assert balance(alice) == 99
+
+
+def test_the_budget_check_and_the_charge_cost_a_few_queries_each(
+    alice, now, django_assert_max_num_queries
+):
+    subscription = paid_subscription(alice, now)
+    run = request_manual_run(subscription, now=now)
+    with django_assert_max_num_queries(4):  # sources, lock, other holds, hold upsert
+        assert charges.reserve(run, subscription, now=now).ok
+    with django_assert_max_num_queries(5):  # lock, key check, insert, balance, hold release
+        charges.settle(run, breakdown={"operations": {"search": 1}}, delivered=1, now=now)
+    with django_assert_max_num_queries(1):  # nothing to charge: the hold released, no row
+        charges.settle(run, breakdown={"operations": {}}, delivered=1, now=now)

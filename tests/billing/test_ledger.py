@@ -3,7 +3,6 @@ period's rows, never below zero, and staff grants and adjustments with a reason.
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 
 import pytest
@@ -12,6 +11,7 @@ from django.db import IntegrityError, connection, transaction
 from billing import ledger
 from billing.accounts import ensure_account
 from billing.models import Account, CreditTransaction
+from tests.threads import at_once
 
 Kind = CreditTransaction.Kind
 
@@ -159,30 +159,14 @@ def test_concurrent_debits_never_overdraw(alice, now):
     if connection.vendor != "postgresql":
         pytest.skip("row locks need PostgreSQL")
     account = account_of(alice, now)
-    barrier = threading.Barrier(20)
-    outcomes: list[str] = []
-    lock = threading.Lock()
 
-    def debit(n: int) -> None:
-        try:
-            barrier.wait()
-            ledger.post(account.pk, kind=Kind.CHARGE, amount=-7, key=f"debit:{n}", now=now)
-            result = "ok"
-        except ledger.InsufficientCredits:
-            result = "refused"
-        except Exception as exc:  # pragma: no cover - reported below
-            result = repr(exc)
-        finally:
-            connection.close()
-        with lock:
-            outcomes.append(result)
+    def debit(n: int) -> str:
+        ledger.post(account.pk, kind=Kind.CHARGE, amount=-7, key=f"debit:{n}", now=now)
+        return "ok"
 
-    threads = [threading.Thread(target=debit, args=(n,)) for n in range(20)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    assert sorted(outcomes) == ["ok"] * 14 + ["refused"] * 6
+    outcomes = at_once(debit, range(20))
+    refused = [o for o in outcomes if isinstance(o, ledger.InsufficientCredits)]
+    assert (outcomes.count("ok"), len(refused)) == (14, 6)
     account.refresh_from_db()
     assert account.balance == 2
     assert ledger.check_balance(account)

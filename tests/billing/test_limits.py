@@ -5,7 +5,6 @@ racing requests."""
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 
 import pytest
@@ -27,6 +26,7 @@ from digests.subscriptions import (
 )
 from tests.conftest import api_client_for
 from tests.factories import on_plan
+from tests.threads import at_once
 
 
 def subscribe(user, now, **data) -> Subscription:
@@ -162,27 +162,10 @@ def test_following_a_topic_counts_like_any_subscription(alice, bob, now):
 def test_racing_creates_never_pass_the_limit(alice, now):
     if connection.vendor != "postgresql":
         pytest.skip("row locks need PostgreSQL")
-    barrier = threading.Barrier(6)
-    outcomes = []
-
-    def create(n):
-        try:
-            barrier.wait()
-            subscribe(alice, now, name=f"Race {n}")
-            outcomes.append("created")
-        except TierLimitError:
-            outcomes.append("refused")
-        except Exception as exc:  # pragma: no cover - reported below
-            outcomes.append(repr(exc))
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=create, args=(n,)) for n in range(6)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    assert sorted(outcomes) == ["created"] * 3 + ["refused"] * 3
+    outcomes = at_once(lambda n: subscribe(alice, now, name=f"Race {n}"), range(6))
+    created = [o for o in outcomes if isinstance(o, Subscription)]
+    refused = [o for o in outcomes if isinstance(o, TierLimitError)]
+    assert (len(created), len(refused)) == (3, 3)
     assert Subscription.objects.filter(owner=alice).count() == 3
 
 

@@ -7,14 +7,14 @@ from datetime import timedelta
 
 import pytest
 import time_machine
-from django.test import Client
+from django.test import Client, override_settings
 from django.urls import reverse
 
 from billing import charges, ledger
 from billing.accounts import ensure_account
 from billing.models import CreditTransaction
-from digests.subscriptions import create_subscription, request_manual_run
-from tests.factories import on_plan
+from digests.subscriptions import request_manual_run
+from tests.factories import charged_run, on_plan
 
 Kind = CreditTransaction.Kind
 
@@ -24,20 +24,6 @@ def console(alice):
     client = Client()
     client.force_login(alice)
     return client
-
-
-def charged_run(user, now, credits: int, delivered: int = 1, name="Databases"):
-    subscription = create_subscription(
-        user, {"name": name, "interests": ["PostgreSQL"], "cron": "0 8 * * *"}, now=now
-    )
-    run = request_manual_run(subscription, now=now)
-    charges.settle(
-        run,
-        breakdown={"operations": {"page_fetch": credits - 1, "search": 1}},
-        delivered=delivered,
-        now=now,
-    )
-    return subscription, run
 
 
 def test_the_header_shows_plan_balance_and_period_on_every_console_page(console, alice, now):
@@ -67,7 +53,7 @@ def test_the_credits_page_lists_the_ledger_and_the_plans_limits(console, alice, 
     assert table.index("Grant") < table.index("Refund") < table.index("Charge")  # newest first
     assert "Sorry about the outage" in table
     assert "nothing was delivered to your Inbox" in table
-    assert "searches: 1, page fetches: 6" in table
+    assert "searches: 1 (1 from a cache), page fetches: 6" in table
     assert f'href="{reverse("inbox:run", args=[run.pk])}">Databases</a>' in table
     assert "+25" in table and "-7" in table
     assert "2 of 3" in body  # recurring subscriptions
@@ -146,3 +132,13 @@ def test_the_credits_page_costs_the_same_queries_for_a_short_or_long_ledger(
     with django_assert_num_queries(short):
         console.get(reverse("billing:credits"))
     assert short <= 9
+
+
+@override_settings(FULLTEXT_TOP_K=5)
+def test_each_template_says_what_it_would_cost(console, now):
+    with time_machine.travel(now, tick=False):  # a Friday: five Fridays in the next 30 days
+        body = console.get(reverse("digests:new")).content.decode()
+    daily = body[body.index("<h3>AI Daily</h3>") :]
+    assert "At most 10 credits a run, 300 a month" in daily[: daily.index("</form>")]
+    weekly = body[body.index("<h3>Frontend weekly</h3>") :]
+    assert "At most 10 credits a run, 50 a month" in weekly[: weekly.index("</form>")]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
@@ -14,6 +13,7 @@ from billing.accounts import ensure_account
 from billing.models import Account, CreditTransaction
 from digests.tasks import dispatch_tick
 from tests.conftest import make_user
+from tests.threads import at_once
 
 Kind = CreditTransaction.Kind
 
@@ -109,24 +109,8 @@ def test_two_reset_jobs_at_once_grant_each_account_once(now):
     for n in range(30):
         make_user(f"user{n}@example.com", now=now)
     later = now + timedelta(days=31)
-    barrier = threading.Barrier(3)
-    errors = []
-
-    def job():
-        try:
-            barrier.wait()
-            periods.reset_due_accounts(now=later, batch=7)
-        except Exception as exc:  # pragma: no cover - reported below
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=job) for _ in range(3)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    assert errors == []
+    outcomes = at_once(lambda _job: periods.reset_due_accounts(now=later, batch=7), range(3))
+    assert sum(outcomes) == 30  # each account reset by exactly one of the jobs
     assert CreditTransaction.objects.filter(kind=Kind.MONTHLY_RESET).count() == 60
     assert not periods.resets_due(now=later)
     assert all(ledger.check_balance(account) for account in Account.objects.all())

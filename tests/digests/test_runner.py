@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 
 import pytest
@@ -16,6 +15,7 @@ from inbox.models import UserContentState
 from inbox.states import apply_action
 from ingest.models import ContentItem, Source
 from tests.factories import add_item, on_plan
+from tests.threads import at_once
 
 
 def subscribe(user, now, **data):
@@ -210,24 +210,8 @@ def test_concurrent_runs_of_one_user_never_deliver_the_same_item(alice, now):
     runs = [
         request_manual_run(subscribe(alice, now, name=f"Sub {n}"), now=now).pk for n in range(4)
     ]
-    barrier = threading.Barrier(len(runs))
-    errors = []
-
-    def work(run_id):
-        try:
-            barrier.wait()
-            runner.execute_run(run_id, now=now)
-        except Exception as exc:  # pragma: no cover - reported below
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=work, args=(run_id,)) for run_id in runs]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    assert errors == []
+    outcomes = at_once(lambda run_id: runner.execute_run(run_id, now=now), runs)
+    assert not [o for o in outcomes if isinstance(o, Exception)]
     assert Run.objects.filter(status="succeeded").count() == 4
     hashes = list(RunItem.objects.values_list("canonical_url_hash", flat=True))
     assert len(hashes) == 10
