@@ -70,7 +70,8 @@ def reserve(run, subscription, *, now: datetime) -> Reservation:
     needed = prices.upper_bound(subscription)
     if needed == 0:
         return Reservation(ok=True, needed=0, available=0)
-    with transaction.atomic():
+    # Nothing here raises on purpose (a refusal is a return value): no savepoint is needed.
+    with transaction.atomic(savepoint=False):
         account = lock_for_user(subscription.owner_id, now=now)
         available = account.balance - _held_by_others(account, run.pk, now)
         if available < needed:

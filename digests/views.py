@@ -103,6 +103,8 @@ def subscription_new(request):
         library=library,
         initial={"timezone": _user_timezone(request)},
     )
+    # A template uses the whole library (as the one-click creation below does).
+    template_run_cost = prices.upper_bound_for_sources([us.source_id for us in library])
     valid = request.method == "POST" and form.is_valid()
     estimate = _cost_estimate(request, form, now)  # before a refusal takes fields out of it
     if valid:
@@ -128,6 +130,9 @@ def subscription_new(request):
                     "topic": t.topic,
                     "cron": t.cron,
                     "length_label": LENGTH_LABELS.get(t.length, t.length),
+                    "run_cost": template_run_cost,
+                    "month_cost": template_run_cost
+                    * estimates.runs_per_month(t.cron, form.initial["timezone"], now=now),
                 }
                 for t in subscriptions.TEMPLATES.values()
             ],
