@@ -46,6 +46,7 @@ BENCHMARKS = (
     "inbox",
     "pages",
     "llm",
+    "billing",
 )
 # `all` stops a benchmark that takes longer than this (per benchmark, by size).
 TIMEOUT_SECONDS = {"smoke": 600, "small": 3600, "full": 6 * 3600}
