@@ -6,10 +6,12 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from django.db import connection
 from django.test import override_settings
+from django.test.utils import CaptureQueriesContext
 
 from tests.conftest import api_client_for, make_user
-from tests.factories import charged_run
+from tests.factories import charged_run, on_plan
 
 
 @pytest.fixture
@@ -124,3 +126,17 @@ def test_staff_read_spend_by_operation_user_and_tier(alice, bob, now):
     assert session.get(url).status_code == 401  # staff tokens only, never a session
     bad = api_client_for(staff).get(url, {"since": "yesterday"})
     assert bad.status_code == 400 and "since" in bad.json()["error"]["fields"]
+
+
+def test_a_page_of_the_ledger_costs_the_same_queries_however_long_it_is(
+    api, alice, now, django_assert_max_num_queries
+):
+    charged_run(alice, now, credits=2)
+    with CaptureQueriesContext(connection) as short:
+        api.get("/api/v1/billing/transactions")
+    on_plan(alice, "team", now=now)
+    for n in range(6):
+        charged_run(alice, now, credits=2, name=f"S{n}")
+    with django_assert_max_num_queries(len(short)):
+        assert len(api.get("/api/v1/billing/transactions").json()["results"]) == 9
+    assert len(short) <= 4  # token, account, page

@@ -56,16 +56,19 @@ def refusal(response, field: str) -> str:
     return error["fields"][field]
 
 
+# The console's subscription form with an advanced (cron) schedule.
+FORM = {
+    "name": "Databases",
+    "interests": "PostgreSQL",
+    "timezone": "UTC",
+    "length": "standard",
+    "schedule_preset": "advanced",
+    "cron": "0 8 * * *",
+}
+
+
 def post_new(console, **data):
-    form = {
-        "name": "Databases",
-        "interests": "PostgreSQL",
-        "timezone": "UTC",
-        "length": "standard",
-        "schedule_preset": "advanced",
-        "cron": "0 8 * * *",
-    }
-    return console.post(reverse("digests:new"), {**form, **data})
+    return console.post(reverse("digests:new"), {**FORM, **data})
 
 
 def test_the_table_matches_the_spec():
@@ -227,15 +230,8 @@ def test_the_console_puts_the_interval_refusal_on_the_cron_field(console, alice,
     assert "this schedule has runs 10 minutes apart" in body
     assert not Subscription.objects.exists()
     subscription = subscribe(alice, now)
-    form = {
-        "name": "Databases",
-        "interests": "PostgreSQL",
-        "timezone": "UTC",
-        "length": "standard",
-        "schedule_preset": "advanced",
-        "cron": "*/10 * * * *",
-    }
-    body = console.post(reverse("digests:edit", args=[subscription.pk]), form).content.decode()
+    edit = reverse("digests:edit", args=[subscription.pk])
+    body = console.post(edit, {**FORM, "cron": "*/10 * * * *"}).content.decode()
     assert "this schedule has runs 10 minutes apart" in body
     subscription.refresh_from_db()
     assert subscription.cron == "0 8 * * *"
