@@ -6,6 +6,7 @@ urlpatterns = [
     path("accounts/", include("inbox.account_urls")),
     path("inbox/", include("inbox.urls")),
     path("subscriptions/", include("digests.urls")),
+    path("email/", include("digests.delivery.urls")),
     path("sources/", include("ingest.urls")),
     path("credits/", include("billing.urls")),
     path("api/", include("config.api.urls")),

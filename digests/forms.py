@@ -100,6 +100,8 @@ def initial_for(subscription, form_fields) -> dict:
     initial.update(schedule_preset=preset, schedule_day=weekday)
     if at is not None:
         initial["schedule_time"] = at
+    webhook = getattr(subscription, "webhook", None) if subscription.pk else None
+    initial["webhook_url"] = webhook.url if webhook else ""
     lengths = {v: k for k, v in LENGTH_PRESETS.items()}
     initial["length"] = lengths.get(subscription.max_items, "")
     initial["source_ids"] = [
@@ -171,6 +173,33 @@ class SubscriptionForm(forms.Form):
     )
     source_ids = forms.MultipleChoiceField(
         label=_("Sources"), required=False, widget=forms.CheckboxSelectMultiple
+    )
+    email_enabled = forms.BooleanField(
+        label=_("Also send each brief by email"),
+        required=False,
+        help_text=_("Off by default. The brief always reaches your Inbox first."),
+    )
+    email_to = forms.CharField(
+        label=_("Send to"),
+        required=False,
+        max_length=254,
+        widget=forms.EmailInput,
+        help_text=_("Empty: your account’s address."),
+    )
+    email_subject = forms.CharField(
+        label=_("Email subject"),
+        required=False,
+        max_length=200,
+        help_text=_("Empty: the default. Placeholders: {name}, {date}, {count}, {topic}."),
+    )
+    webhook_url = forms.CharField(
+        label=_("Webhook URL"),
+        required=False,
+        max_length=2048,
+        widget=forms.URLInput,
+        help_text=_(
+            "Each brief is POSTed there as signed JSON (Standard Webhooks). Empty: no webhook."
+        ),
     )
 
     def __init__(self, *args, library=(), max_items: int | None = None, **kwargs):

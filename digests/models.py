@@ -91,6 +91,18 @@ class Subscription(models.Model):
     )
     next_run_at = models.DateTimeField(null=True, blank=True)
     last_run_at = models.DateTimeField(null=True, blank=True)
+    # Email briefs (SPEC §11), off by default. `email_to` blank = the account's address.
+    email_enabled = models.BooleanField(default=False)
+    email_to = models.EmailField(blank=True)
+    email_subject = models.CharField(
+        max_length=200,
+        blank=True,
+        help_text=_("Subject template with {name}, {date}, {count}, {topic}; blank = default."),
+    )
+    # The last permanent refusal (an SMTP 5xx), shown on the subscription until a message
+    # goes through or the email settings change.
+    email_error = models.CharField(max_length=500, blank=True)
+    email_error_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     deleted_at = models.DateTimeField(null=True, blank=True)
@@ -314,3 +326,117 @@ class CombinationCacheCounter(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind}: {self.hits} hits / {self.misses} misses"
+
+
+class WebhookEndpoint(models.Model):
+    """Where a subscription's briefs are POSTed, signed Standard Webhooks style with `secret`.
+
+    After a rotation the previous secret keeps signing too (a second signature) until
+    `previous_secret_until`, so a receiver can switch without losing deliveries."""
+
+    subscription = models.OneToOneField(
+        Subscription, on_delete=models.CASCADE, related_name="webhook"
+    )
+    url = models.URLField(max_length=2048)
+    secret = models.CharField(max_length=100)
+    previous_secret = models.CharField(max_length=100, blank=True)
+    previous_secret_until = models.DateTimeField(null=True, blank=True)
+    enabled = models.BooleanField(default=True)
+    consecutive_failures = models.PositiveIntegerField(default=0)
+    disabled_reason = models.CharField(max_length=500, blank=True)
+    disabled_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField()
+    updated_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.subscription_id} -> {self.url[:80]}"
+
+    @property
+    def secret_hint(self) -> str:
+        """What the console shows after the secret's one showing: its first characters."""
+        return f"{self.secret[:10]}…" if self.secret else ""
+
+
+class Delivery(models.Model):
+    """One brief (or test event) sent through one channel, written before anything is sent.
+
+    `pending` -> `sending` (claimed with a conditional update, under a lease) -> `sent`, or
+    `failed`: with `next_attempt_at` set it is retried then, without it the delivery gave up
+    (a permanent refusal, or too many attempts). A `sending` row whose lease ran out belonged
+    to a worker that died; the tick hands it out again."""
+
+    class Channel(models.TextChoices):
+        EMAIL = "email", _("Email")
+        WEBHOOK = "webhook", _("Webhook")
+
+    class Event(models.TextChoices):
+        BRIEF = "brief", _("Brief")
+        TEST = "test", _("Test event")
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Pending")
+        SENDING = "sending", _("Sending")
+        SENT = "sent", _("Sent")
+        FAILED = "failed", _("Failed")
+
+    run = models.ForeignKey(
+        Run, null=True, blank=True, on_delete=models.CASCADE, related_name="deliveries"
+    )
+    subscription = models.ForeignKey(
+        Subscription, on_delete=models.CASCADE, related_name="deliveries"
+    )
+    channel = models.CharField(max_length=16, choices=Channel.choices)
+    event = models.CharField(max_length=16, choices=Event.choices, default=Event.BRIEF)
+    endpoint = models.ForeignKey(
+        WebhookEndpoint,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="deliveries",
+    )
+    recipient = models.CharField(max_length=2048, help_text=_("The address or URL it was sent to."))
+    # One id per delivery, the same on every attempt: the email's Message-ID and the
+    # webhook-id header, so a receiver can drop a repeat.
+    message_id = models.CharField(max_length=100, unique=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    lease_expires_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.CharField(max_length=1000, blank=True)
+    response_code = models.PositiveIntegerField(
+        null=True, blank=True, help_text=_("The SMTP reply code or HTTP status of the last try.")
+    )
+    duration_ms = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField()
+    last_attempt_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "deliveries"
+        constraints = [
+            # Nothing is sent twice for one run: one brief per run and channel.
+            models.UniqueConstraint(
+                fields=["run", "channel"],
+                condition=Q(event="brief"),
+                name="delivery_one_per_run_channel",
+            ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["next_attempt_at"],
+                condition=Q(status="failed", next_attempt_at__isnull=False),
+                name="delivery_retry_due_idx",
+            ),
+            models.Index(
+                fields=["created_at"], condition=Q(status="pending"), name="delivery_pending_idx"
+            ),
+            models.Index(fields=["subscription", "-created_at"], name="delivery_sub_recent_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.channel} {self.event} of run {self.run_id} ({self.status})"
+
+    @property
+    def gave_up(self) -> bool:
+        return self.status == self.Status.FAILED and self.next_attempt_at is None

@@ -22,6 +22,7 @@ from django.utils.translation import gettext
 from billing import charges
 from digests import enrichment, llm, on_run, writer
 from digests import relevance as model_relevance
+from digests.delivery.service import plan_for_run as plan_deliveries
 from digests.meter import RunMeter
 from digests.models import Run, RunItem, Subscription, SubscriptionSource
 from digests.scoring import Interests, impact, overall, relevance
@@ -494,6 +495,9 @@ def execute_run(run_id: int, *, now: datetime) -> Run | None:
             charges.settle(
                 run, breakdown=run.billing_breakdown, delivered=run.delivered_count, now=now
             )
+            # Its email and webhook rows commit with the brief; they are sent after the commit
+            # (digests.tasks.execute_run), so a failed send never touches the Inbox brief.
+            plan_deliveries(run, subscription, now=now)
             Subscription.objects.filter(pk=subscription.pk).update(last_run_at=now)
             if subscription.run_at and not subscription.cron:
                 Subscription.objects.filter(pk=subscription.pk).update(

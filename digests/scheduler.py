@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
 
+from digests.delivery import service as deliveries
 from digests.models import Run, Subscription
 from digests.runner import RUN_TIMEOUT
 from digests.schedule import ScheduleError, next_due_after_run
@@ -38,6 +39,7 @@ class TickResult:
     runs: list[int] = field(default_factory=list)
     swept: list[int] = field(default_factory=list)
     editions: list[int] = field(default_factory=list)
+    deliveries: list[int] = field(default_factory=list)
 
 
 def _next_after(subscription: Subscription, scheduled_at: datetime, now: datetime):
@@ -232,11 +234,14 @@ def tick(
     run_run: Callable[[int], object],
     run_sources: Callable[[list[int]], object] | None = None,
     run_edition: Callable[[int], object] | None = None,
+    run_delivery: Callable[[int], object] | None = None,
 ) -> TickResult:
     """One scheduler pass. `run_source` / `run_run` either enqueue (the worker's tick) or
     execute inline (`manage.py tick --inline`, tests). With `run_sources`, claimed sources are
     handed over in batches of SOURCE_BATCH instead of one by one. With `run_edition`, public
-    topics whose next edition is due are claimed and handed over too."""
+    topics whose next edition is due are claimed and handed over too. With `run_delivery`,
+    email and webhook deliveries that are due (a retry's time came, a worker died mid-send, a
+    task was lost) are handed over."""
     result = TickResult()
     batched: list[int] = []
     for source in claim_due_sources(now=now):
@@ -258,6 +263,10 @@ def tick(
     for run in claim_due_subscriptions(now=now):
         result.runs.append(run.pk)
         run_run(run.pk)
+    if run_delivery is not None:
+        for delivery_id in deliveries.due_ids(now=now):
+            result.deliveries.append(delivery_id)
+            run_delivery(delivery_id)
     if run_edition is not None:
         from topics.editions import claim_due_topics
 

@@ -10,10 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from billing import limits
+from digests.delivery import endpoints
+from digests.delivery.subject import SubjectTemplateError, check_subject_template
 from digests.models import MAX_ITEMS_HARD_CAP, Run, Subscription, SubscriptionSource
 from digests.schedule import ScheduleError, next_run_after, normalize_cron, validate_timezone
 from ingest.models import UserSource
@@ -99,6 +103,10 @@ EDITABLE_FIELDS = (
     "narrative_enabled",
     "tone",
     "reading_levels",
+    "email_enabled",
+    "email_to",
+    "email_subject",
+    "webhook_url",
 )
 
 
@@ -219,11 +227,13 @@ def clean_input(data: dict, *, user, now: datetime, instance: Subscription | Non
             errors["output_locale"] = _(
                 "A fixed language needs an output_locale: one of %(choices)s."
             ) % {"choices": ", ".join(OUTPUT_LOCALES)}
-    for field in ("summaries_enabled", "narrative_enabled"):
+    for field in ("summaries_enabled", "narrative_enabled", "email_enabled"):
         if field in data:
             if not isinstance(data[field], bool):
                 errors[field] = _("Must be true or false.")
             clean[field] = bool(data[field])
+
+    _clean_delivery(data, clean, errors, instance)
 
     # Schedule: a cron expression (with a timezone) or a one-off run_at.
     timezone_name = data.get("timezone", instance.timezone if instance else "UTC")
@@ -287,6 +297,37 @@ def clean_input(data: dict, *, user, now: datetime, instance: Subscription | Non
     return clean
 
 
+def _clean_delivery(data: dict, clean: dict, errors: dict, instance) -> None:
+    """Email and webhook settings (SPEC §11)."""
+    if "email_to" in data:
+        address = str(data["email_to"] or "").strip().lower()
+        if address:
+            try:
+                validate_email(address)
+            except ValidationError:
+                errors["email_to"] = _("Enter a valid email address, or leave it empty.")
+        clean["email_to"] = address
+    if "email_subject" in data:
+        try:
+            clean["email_subject"] = check_subject_template(str(data["email_subject"] or ""))
+        except SubjectTemplateError as exc:
+            errors["email_subject"] = exc.message
+    if "webhook_url" in data:
+        try:
+            clean["webhook_url"] = endpoints.check_url(str(data["webhook_url"] or ""))
+        except endpoints.WebhookURLError as exc:
+            errors["webhook_url"] = exc.message
+    # A permanent refusal shown on the subscription is about the old settings: a new address,
+    # or email turned on again, starts afresh.
+    changed = any(
+        name in clean and (instance is None or getattr(instance, name) != clean[name])
+        for name in ("email_to", "email_enabled")
+    )
+    if changed:
+        clean["email_error"] = ""
+        clean["email_error_at"] = None
+
+
 def _schedule_next(subscription: Subscription, now: datetime) -> None:
     if subscription.status != Subscription.Status.ACTIVE:
         subscription.next_run_at = None
@@ -326,8 +367,11 @@ def _check_plan(
 
 
 def create_subscription(user, data: dict, *, now: datetime) -> Subscription:
+    """A new subscription. With a webhook URL, `subscription.webhook_secret` holds the new
+    endpoint's secret: the one time it is available in clear."""
     clean = clean_input(data, user=user, now=now)
     source_ids = clean.pop("source_ids", [])
+    webhook_url = clean.pop("webhook_url", "")
     with transaction.atomic():
         _check_plan(
             user.pk,
@@ -343,6 +387,7 @@ def create_subscription(user, data: dict, *, now: datetime) -> Subscription:
         _schedule_next(subscription, now)
         subscription.save()
         _set_sources(subscription, source_ids)
+        subscription.webhook_secret = endpoints.set_url(subscription, webhook_url, now=now)
     return subscription
 
 
@@ -368,8 +413,12 @@ def create_from_template(user, key: str, *, now: datetime, timezone: str, source
 
 
 def update_subscription(subscription: Subscription, data: dict, *, now: datetime):
+    """Change what `data` names. A webhook URL set for the first time leaves the new secret in
+    `subscription.webhook_secret` (else None)."""
     clean = clean_input(data, user=subscription.owner, now=now, instance=subscription)
     source_ids = clean.pop("source_ids", None)
+    webhook_url = clean.pop("webhook_url", None)
+    subscription.webhook_secret = None
     schedule_changed = any(k in clean for k in ("cron", "timezone", "run_at"))
     cron = clean.get("cron", subscription.cron)
     timezone = clean.get("timezone", subscription.timezone)
@@ -393,6 +442,8 @@ def update_subscription(subscription: Subscription, data: dict, *, now: datetime
         subscription.save()
         if source_ids is not None:
             _set_sources(subscription, source_ids)
+        if webhook_url is not None:
+            subscription.webhook_secret = endpoints.set_url(subscription, webhook_url, now=now)
     return subscription
 
 

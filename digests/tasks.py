@@ -12,10 +12,15 @@ from django_q.tasks import async_task
 
 from billing import periods
 from digests import combination_cache, runner, scheduler
+from digests.delivery import service as deliveries
 
 
 def enqueue_run(run_id: int) -> None:
     async_task("digests.tasks.execute_run", run_id, group="runs")
+
+
+def enqueue_delivery(delivery_id: int) -> None:
+    async_task("digests.tasks.send_delivery", delivery_id, group="deliveries")
 
 
 def enqueue_source_refresh(source_id: int) -> None:
@@ -48,6 +53,7 @@ def dispatch_tick() -> dict:
         run_sources=enqueue_source_refreshes,
         run_run=enqueue_run,
         run_edition=enqueue_edition,
+        run_delivery=enqueue_delivery,
     )
     combination_cache.delete_expired_hourly(now)
     return {
@@ -55,9 +61,19 @@ def dispatch_tick() -> dict:
         "runs": len(result.runs),
         "swept": len(result.swept),
         "editions": len(result.editions),
+        "deliveries": len(result.deliveries),
     }
 
 
 def execute_run(run_id: int) -> str:
     run = runner.execute_run(run_id, now=timezone.now())
-    return run.status if run else "missing"
+    if run is None:
+        return "missing"
+    # The brief is in the Inbox: now its email and webhook, each a task of its own.
+    deliveries.hand_out_run(run.pk, enqueue_delivery)
+    return run.status
+
+
+def send_delivery(delivery_id: int) -> str:
+    delivery = deliveries.send_delivery(delivery_id, now=timezone.now())
+    return delivery.status if delivery else "missing"

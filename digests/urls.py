@@ -1,6 +1,7 @@
 from django.urls import path
 
 from digests import views
+from digests.delivery import views as delivery_views
 
 app_name = "digests"
 urlpatterns = [
@@ -14,6 +15,21 @@ urlpatterns = [
         "<int:subscription_id>/runs/<int:run_id>/retry/",
         views.run_retry,
         name="retry",
+    ),
+    path(
+        "<int:subscription_id>/email-preview/",
+        delivery_views.email_preview,
+        name="email_preview",
+    ),
+    path(
+        "<int:subscription_id>/webhook/<slug:action>/",
+        delivery_views.webhook_action,
+        name="webhook_action",
+    ),
+    path(
+        "<int:subscription_id>/deliveries/<int:delivery_id>/retry/",
+        delivery_views.delivery_retry,
+        name="delivery_retry",
     ),
     path(
         "<int:subscription_id>/<str:change>/",

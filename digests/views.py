@@ -17,8 +17,10 @@ from billing import charges, estimates, prices
 from billing.limits import TierLimitError
 from config.api.throttling import wait_before_another
 from digests import runner, subscriptions
+from digests.delivery.addresses import recipient_for
+from digests.delivery.views import pop_new_secret, remember_new_secret
 from digests.forms import LENGTH_LABELS, SubscriptionForm, initial_for
-from digests.models import Run, Subscription
+from digests.models import Delivery, Run, Subscription, WebhookEndpoint
 from digests.schedule import ScheduleError, next_runs
 from digests.tasks import enqueue_run
 from inbox.models import UserPreference
@@ -116,6 +118,7 @@ def subscription_new(request):
             for field, message in exc.errors.items():
                 form.add_error(field if field in form.fields else None, message)
         else:
+            remember_new_secret(request, subscription.pk, subscription.webhook_secret)
             messages.success(request, _("Subscription created."))
             return redirect("digests:detail", subscription.pk)
     return render(
@@ -156,6 +159,7 @@ def subscription_edit(request, subscription_id: int):
             for field, message in exc.errors.items():
                 form.add_error(field if field in form.fields else None, message)
         else:
+            remember_new_secret(request, subscription.pk, subscription.webhook_secret)
             messages.success(request, _("Changes saved."))
             return redirect("digests:detail", subscription.pk)
     return render(request, "digests/edit.html", {"form": form, "subscription": subscription})
@@ -163,7 +167,11 @@ def subscription_edit(request, subscription_id: int):
 
 @login_required
 def subscription_detail(request, subscription_id: int):
-    subscription = _owned(request, subscription_id)
+    subscription = get_object_or_404(
+        Subscription.objects.alive().select_related("owner"),
+        pk=subscription_id,
+        owner=request.user,
+    )
     now = timezone.now()
     upcoming = []
     if subscription.cron and subscription.status == Subscription.Status.ACTIVE:
@@ -172,14 +180,24 @@ def subscription_detail(request, subscription_id: int):
         except ScheduleError:
             upcoming = []
     runs = list(
-        charges.with_credits(subscription.runs.order_by("-scheduled_at", "-id"))[:RUN_HISTORY]
+        charges.with_credits(subscription.runs.order_by("-scheduled_at", "-id"))
+        .prefetch_related("deliveries")[:RUN_HISTORY]
     )
+    webhook = WebhookEndpoint.objects.filter(subscription=subscription).first()
     return render(
         request,
         "digests/detail.html",
         {
             "subscription": subscription,
             "runs": runs,
+            "email_recipient": recipient_for(subscription) if subscription.email_enabled else "",
+            "webhook": webhook,
+            "webhook_secret": pop_new_secret(request, subscription.pk),
+            "test_events": Delivery.objects.filter(
+                subscription=subscription, event=Delivery.Event.TEST
+            )[:5]
+            if webhook
+            else [],
             "upcoming": upcoming,
             "run_cost_max": prices.upper_bound(subscription),
             "has_pending_run": any(run.status in ("pending", "running") for run in runs),

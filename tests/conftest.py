@@ -105,6 +105,7 @@ class FixtureServer:
     def __init__(self):
         self.routes: dict[str, Route] = {}
         self.requests: list[tuple[str, dict[str, str]]] = []
+        self.posts: list[tuple[str, dict[str, str], bytes]] = []
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -123,6 +124,12 @@ class FixtureServer:
                     self.send_header("Content-Length", str(len(route.body)))
                 self.end_headers()
                 self.wfile.write(route.body)
+
+            def do_POST(self):
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(length)
+                server.posts.append((self.path, dict(self.headers), body))
+                self.do_GET()
 
             def log_message(self, *args):
                 pass
@@ -156,6 +163,17 @@ def fixture_server() -> Iterator[FixtureServer]:
         yield server
     server.httpd.shutdown()
     server.httpd.server_close()
+
+
+@pytest.fixture
+def smtp_server():
+    """A real SMTP server on 127.0.0.1 that Django's email backend sends through."""
+    from tests.smtp_server import LoopbackSMTPServer
+
+    server = LoopbackSMTPServer().start()
+    with override_settings(**server.settings()):
+        yield server
+    server.stop()
 
 
 def redis_reachable() -> bool:

@@ -32,6 +32,9 @@ FEED_MAX_BYTES = 5 * 1024 * 1024
 PAGE_MAX_BYTES = 10 * 1024 * 1024
 MAX_REDIRECTS = 5
 TOTAL_DEADLINE_SECONDS = 30.0
+# A POST (a webhook) waits less: the receiver only has to say it got the message.
+POST_DEADLINE_SECONDS = 15.0
+POST_RESPONSE_MAX_BYTES = 64 * 1024
 CONNECT_TIMEOUT_SECONDS = 5.0
 READ_TIMEOUT_SECONDS = 10.0
 # Compressed bodies are inflated at most this much at a time, so the size cap is checked
@@ -397,15 +400,22 @@ def _send_once(
     headers: dict[str, str],
     max_bytes: int,
     deadline: float,
+    *,
+    method: str = "GET",
+    content: bytes | None = None,
+    truncate: bool = False,
 ) -> tuple[httpx.Response, bytes]:
+    """One request to the checked address. With `truncate`, a body over `max_bytes` is cut
+    there instead of refused (a POST's answer matters for its status, not its body)."""
     ip_host = f"[{address}]" if ":" in address else address
     default_port = DEFAULT_PORTS[target.scheme]
     name = f"[{target.host}]" if ":" in target.host else target.host  # IPv6 literal
     host_header = name if target.port == default_port else f"{name}:{target.port}"
     request = client.build_request(
-        "GET",
+        method,
         f"{target.scheme}://{ip_host}:{target.port}{target.path_and_query}",
         headers={**headers, "Host": host_header},
+        content=content,
         extensions={"sni_hostname": target.host} if target.scheme == "https" else {},
     )
     response = client.send(request, stream=True)
@@ -414,6 +424,8 @@ def _send_once(
             return response, b""
         declared = response.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > max_bytes:
+            if truncate:
+                return response, b""
             raise ResponseTooLarge(
                 _("The response is %(size)s bytes; the limit is %(limit)s.")
                 % {"size": f"{int(declared):,}", "limit": f"{max_bytes:,}"},
@@ -424,6 +436,9 @@ def _send_once(
         for chunk in _decoded_chunks(response):  # decoded: a gzip bomb is counted inflated
             received += len(chunk)
             if received > max_bytes:
+                if truncate:
+                    chunks.append(chunk[: max_bytes - (received - len(chunk))])
+                    break
                 raise ResponseTooLarge(
                     _("The response is larger than the %(limit)s-byte limit.")
                     % {"limit": f"{max_bytes:,}"},
@@ -450,8 +465,6 @@ def fetch(
     last_modified: str = "",
 ) -> FetchResult:
     """GET `url` under the safe-fetch policy; raise a FetchError subclass on any failure."""
-    started = time.monotonic()
-    deadline = started + TOTAL_DEADLINE_SECONDS
     headers = {
         "User-Agent": settings.FETCH_USER_AGENT,
         "Accept": accept,
@@ -461,6 +474,51 @@ def fetch(
         headers["If-None-Match"] = etag
     if last_modified:
         headers["If-Modified-Since"] = last_modified
+    return _request(url, headers=headers, max_bytes=max_bytes)
+
+
+def post(
+    url: str,
+    *,
+    body: bytes,
+    content_type: str,
+    headers: dict[str, str] | None = None,
+    max_bytes: int = POST_RESPONSE_MAX_BYTES,
+    deadline_seconds: float = POST_DEADLINE_SECONDS,
+) -> FetchResult:
+    """POST `body` to `url` under the same policy as `fetch()`: the address checked on this
+    send (whatever was checked when the URL was saved), timeouts and a total deadline, the
+    host's politeness. Redirects are never followed — a redirected POST would be replayed to
+    a host nobody chose, or turn into a GET — so a 3xx answer is an HTTPStatusError. The
+    answer's body is read up to `max_bytes` and the rest dropped: its status is what counts."""
+    all_headers = {
+        "User-Agent": settings.FETCH_USER_AGENT,
+        "Accept": "*/*",
+        "Accept-Encoding": ACCEPT_ENCODING,
+        **(headers or {}),
+        "Content-Type": content_type,
+    }
+    return _request(
+        url,
+        headers=all_headers,
+        max_bytes=max_bytes,
+        method="POST",
+        content=body,
+        deadline_seconds=deadline_seconds,
+    )
+
+
+def _request(
+    url: str,
+    *,
+    headers: dict[str, str],
+    max_bytes: int,
+    method: str = "GET",
+    content: bytes | None = None,
+    deadline_seconds: float = TOTAL_DEADLINE_SECONDS,
+) -> FetchResult:
+    started = time.monotonic()
+    deadline = started + deadline_seconds
     timeout = httpx.Timeout(
         connect=CONNECT_TIMEOUT_SECONDS, read=READ_TIMEOUT_SECONDS, write=10.0, pool=5.0
     )
@@ -482,9 +540,22 @@ def fetch(
             address = resolve_checked(target)
             try:
                 with politeness.turn(target.host, deadline=deadline):
-                    response, body = _send_once(
-                        client, target, address, headers, max_bytes, deadline
-                    )
+                    if method == "GET":
+                        response, body = _send_once(
+                            client, target, address, headers, max_bytes, deadline
+                        )
+                    else:
+                        response, body = _send_once(
+                            client,
+                            target,
+                            address,
+                            headers,
+                            max_bytes,
+                            deadline,
+                            method=method,
+                            content=content,
+                            truncate=True,
+                        )
             except politeness.HostBusy as busy:
                 if busy.retry_after is not None:
                     raise HostCoolingDown(
@@ -501,7 +572,7 @@ def fetch(
                         "%(host)s was busy with other requests from Tidings until the "
                         "%(seconds)s s deadline."
                     )
-                    % {"host": target.host, "seconds": f"{TOTAL_DEADLINE_SECONDS:.0f}"},
+                    % {"host": target.host, "seconds": f"{deadline_seconds:.0f}"},
                     url=current,
                 ) from None
             except httpx.TimeoutException:
@@ -533,6 +604,16 @@ def fetch(
                     % {"host": target.host, "error": exc},
                     url=current,
                 ) from None
+            if response.status_code in REDIRECTS and method != "GET":
+                raise HTTPStatusError(
+                    _(
+                        "The server answered with a redirect (HTTP %(status)s); Tidings never "
+                        "follows a redirect with a %(method)s."
+                    )
+                    % {"status": response.status_code, "method": method},
+                    url=current,
+                    status=response.status_code,
+                )
             if response.status_code in REDIRECTS:
                 location = response.headers.get("location", "")
                 if not location:

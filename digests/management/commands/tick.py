@@ -8,6 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
 from digests import runner, scheduler, tasks
+from digests.delivery import service as deliveries
 from ingest.models import Source
 from ingest.refresh.pipeline import refresh_many, refresh_source
 from topics.editions import produce_edition
@@ -37,6 +38,7 @@ class Command(BaseCommand):
             run_source, run_run = tasks.enqueue_source_refresh, tasks.enqueue_run
             run_sources = tasks.enqueue_source_refreshes
             run_edition = tasks.enqueue_edition
+            run_delivery = tasks.enqueue_delivery
         else:
 
             def run_source(source_id: int) -> None:
@@ -45,8 +47,12 @@ class Command(BaseCommand):
             def run_sources(source_ids: list[int]) -> None:
                 refresh_many(source_ids, now=now)
 
+            def run_delivery(delivery_id: int) -> None:
+                deliveries.send_delivery(delivery_id, now=now)
+
             def run_run(run_id: int) -> None:
                 runner.execute_run(run_id, now=now)
+                deliveries.hand_out_run(run_id, run_delivery)
 
             def run_edition(topic_id: int) -> None:
                 produce_edition(topic_id, now=now)
@@ -57,10 +63,11 @@ class Command(BaseCommand):
             run_sources=run_sources,
             run_run=run_run,
             run_edition=run_edition,
+            run_delivery=run_delivery,
         )
         verb = "enqueued" if options["enqueue"] else "ran"
         self.stdout.write(
             f"tick at {now.isoformat()}: {verb} {len(result.sources)} source refreshes, "
             f"{len(result.runs)} runs, {len(result.swept)} recovered runs, "
-            f"{len(result.editions)} topic editions"
+            f"{len(result.editions)} topic editions, {len(result.deliveries)} deliveries due"
         )

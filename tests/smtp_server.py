@@ -1,0 +1,134 @@
+"""A real SMTP server on 127.0.0.1 (aiosmtpd) for the email tests and the delivery benchmark.
+
+It keeps every accepted message parsed, and can be told how to answer the next messages
+(`refuse_next("451 4.3.0 Try again later")`, a `550` for a recipient, a delay), so retries
+and permanent refusals are tested against a real SMTP conversation, not a fake backend.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email
+import email.policy
+import logging
+import socket
+import threading
+from collections import deque
+from email.message import EmailMessage
+
+from aiosmtpd.smtp import SMTP
+
+# aiosmtpd logs every SMTP command at INFO; the tests read the messages, not the chatter.
+logging.getLogger("mail.log").setLevel(logging.WARNING)
+
+
+class LoopbackSMTPServer:
+    def __init__(self):
+        self.messages: list[EmailMessage] = []
+        self.recipients: list[list[str]] = []
+        self._lock = threading.Lock()
+        self._data_replies: deque[str] = deque()
+        self._rcpt_replies: deque[str] = deque()
+        self.delay_seconds = 0.0
+        self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._sock.bind(("127.0.0.1", 0))
+        self._sock.listen(64)
+        self.port = self._sock.getsockname()[1]
+        self._loop = asyncio.new_event_loop()
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+
+    # --- Scripting the next answers --------------------------------------------------------
+
+    def refuse_next(self, reply: str, *, times: int = 1) -> None:
+        """Answer the next `times` messages' DATA with `reply` (e.g. "451 …" or "554 …")."""
+        with self._lock:
+            self._data_replies.extend([reply] * times)
+
+    def refuse_next_recipient(self, reply: str, *, times: int = 1) -> None:
+        with self._lock:
+            self._rcpt_replies.extend([reply] * times)
+
+    # --- What arrived ----------------------------------------------------------------------
+
+    @property
+    def count(self) -> int:
+        with self._lock:
+            return len(self.messages)
+
+    def message_ids(self) -> list[str]:
+        with self._lock:
+            return [str(m["Message-ID"]) for m in self.messages]
+
+    def clear(self) -> None:
+        with self._lock:
+            self.messages.clear()
+            self.recipients.clear()
+
+    # --- Server ----------------------------------------------------------------------------
+
+    def settings(self) -> dict:
+        """Django settings that send through this server."""
+        return {
+            "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "EMAIL_HOST": "127.0.0.1",
+            "EMAIL_PORT": self.port,
+            "EMAIL_HOST_USER": "",
+            "EMAIL_HOST_PASSWORD": "",
+            "EMAIL_USE_TLS": False,
+            "EMAIL_USE_SSL": False,
+            "EMAIL_TIMEOUT": 5,
+        }
+
+    def start(self) -> LoopbackSMTPServer:
+        self._thread.start()
+        self._ready.wait(5)
+        return self
+
+    def stop(self) -> None:
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(5)
+
+    def _serve(self) -> None:
+        asyncio.set_event_loop(self._loop)
+        handler = _Handler(self)
+        server = self._loop.run_until_complete(
+            self._loop.create_server(
+                lambda: SMTP(handler, hostname="tidings-test", loop=self._loop), sock=self._sock
+            )
+        )
+        self._ready.set()
+        try:
+            self._loop.run_forever()
+        finally:
+            server.close()
+            self._loop.run_until_complete(server.wait_closed())
+            self._loop.close()
+
+    def _next(self, replies: deque[str]) -> str | None:
+        with self._lock:
+            return replies.popleft() if replies else None
+
+
+class _Handler:
+    def __init__(self, server: LoopbackSMTPServer):
+        self.server = server
+
+    async def handle_RCPT(self, smtp, session, envelope, address, rcpt_options):
+        reply = self.server._next(self.server._rcpt_replies)
+        if reply:
+            return reply
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, smtp, session, envelope):
+        if self.server.delay_seconds:
+            await asyncio.sleep(self.server.delay_seconds)
+        reply = self.server._next(self.server._data_replies)
+        if reply:
+            return reply
+        message = email.message_from_bytes(envelope.content, policy=email.policy.default)
+        with self.server._lock:
+            self.server.messages.append(message)
+            self.server.recipients.append(list(envelope.rcpt_tos))
+        return "250 Message accepted for delivery"
