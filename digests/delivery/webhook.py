@@ -30,6 +30,8 @@ from ingest.fetching import fetch
 
 SECRET_PREFIX = "whsec_"  # noqa: S105 — the format's prefix, not a secret
 DISABLE_AFTER_FAILURES = 15
+# A receiver only has to say it got the message (Standard Webhooks suggests ~15 s).
+DEADLINE_SECONDS = 15.0
 EVENT_BRIEF = "brief.published"
 EVENT_TEST = "webhook.test"
 
@@ -106,7 +108,11 @@ class WebhookChannel(Channel):
         }
         try:
             result = fetch.post(
-                endpoint.url, body=body, content_type="application/json", headers=headers
+                endpoint.url,
+                body=body,
+                content_type="application/json",
+                headers=headers,
+                deadline_seconds=DEADLINE_SECONDS,
             )
         except fetch.HTTPStatusError as exc:
             raise TransportError(

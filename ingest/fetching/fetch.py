@@ -484,7 +484,7 @@ def post(
     content_type: str,
     headers: dict[str, str] | None = None,
     max_bytes: int = POST_RESPONSE_MAX_BYTES,
-    deadline_seconds: float = POST_DEADLINE_SECONDS,
+    deadline_seconds: float | None = None,
 ) -> FetchResult:
     """POST `body` to `url` under the same policy as `fetch()`: the address checked on this
     send (whatever was checked when the URL was saved), timeouts and a total deadline, the
@@ -504,7 +504,7 @@ def post(
         max_bytes=max_bytes,
         method="POST",
         content=body,
-        deadline_seconds=deadline_seconds,
+        deadline_seconds=deadline_seconds or POST_DEADLINE_SECONDS,
     )
 
 
@@ -515,8 +515,10 @@ def _request(
     max_bytes: int,
     method: str = "GET",
     content: bytes | None = None,
-    deadline_seconds: float = TOTAL_DEADLINE_SECONDS,
+    deadline_seconds: float | None = None,
 ) -> FetchResult:
+    # Read at call time, not bound as a default: tests shorten the module's deadline.
+    deadline_seconds = deadline_seconds or TOTAL_DEADLINE_SECONDS
     started = time.monotonic()
     deadline = started + deadline_seconds
     timeout = httpx.Timeout(

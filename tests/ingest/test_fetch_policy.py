@@ -38,6 +38,7 @@ from ingest.fetching.fetch import (
     ResponseTooLarge,
     fetch,
     parse_target,
+    post,
 )
 
 # --- Helpers -------------------------------------------------------------------------------
@@ -143,6 +144,8 @@ class RawServer:
                     server.handle(self)
                 except (BrokenPipeError, ConnectionResetError, TimeoutError):
                     self.close_connection = True
+
+            do_POST = do_GET
 
             def log_message(self, *args):
                 pass
@@ -935,3 +938,96 @@ def test_the_allowance_excuses_only_loopback_answers(fixture_server, monkeypatch
     with pytest.raises(FetchRefused, match=r"private address \(10\.0\.0\.5\)"):
         fetch(fixture_server.url("/"))
     assert fixture_server.requests == []
+
+
+# --- POST (webhooks): the same policy, no redirects, a short deadline ----------------------
+
+
+def post_json(url: str, **kwargs):
+    return post(url, body=b'{"type":"test"}', content_type="application/json", **kwargs)
+
+
+def test_post_sends_the_body_and_its_headers_and_reports_the_status(fixture_server):
+    url = fixture_server.add("/hook", "thanks", status=202)
+    result = post_json(url, headers={"webhook-id": "msg_1", "Host": "evil.example"})
+    assert result.status == 202
+    assert result.content == b"thanks"
+    [(path, headers, body)] = fixture_server.posts
+    assert (path, body) == ("/hook", b'{"type":"test"}')
+    assert headers["Content-Type"] == "application/json"
+    assert headers["webhook-id"] == "msg_1"
+    assert headers["User-Agent"] == settings.FETCH_USER_AGENT
+    assert headers["Host"] == f"localhost:{fixture_server.port}"  # a caller cannot pick it
+
+
+@pytest.mark.parametrize(("url", "reason"), REFUSED_ADDRESSES[:30])
+def test_post_refuses_non_public_addresses_without_connecting(trap, url, reason):
+    with pytest.raises(FetchRefused) as refused:
+        post_json(url.format(port=trap.port))
+    assert reason in refused.value.message
+    trap.assert_untouched()
+
+
+def test_post_checks_the_address_on_every_send(monkeypatch, connects):
+    """A host name that was public when the webhook was saved and resolves to a private
+    address now (DNS rebinding, or a changed record) is refused at the send."""
+    resolving_to(monkeypatch, "192.168.0.10")
+    with pytest.raises(FetchRefused, match="private address"):
+        post_json("http://hooks.example/receive")
+    assert connects == []
+
+
+def test_post_never_follows_a_redirect(fixture_server):
+    url = fixture_server.add("/hook", status=307, Location=fixture_server.url("/elsewhere"))
+    fixture_server.add("/elsewhere", "ok")
+    with pytest.raises(HTTPStatusError) as answered:
+        post_json(url)
+    assert answered.value.status == 307
+    assert "never follows a redirect with a POST" in answered.value.message
+    assert [path for path, _headers, _body in fixture_server.posts] == ["/hook"]
+    assert [path for path, _headers in fixture_server.requests] == ["/hook"]
+
+
+@pytest.mark.parametrize(("status", "permanent"), [(410, True), (500, False), (429, False)])
+def test_post_reports_http_errors_with_their_status(fixture_server, status, permanent):
+    url = fixture_server.add("/hook", status=status)
+    with pytest.raises(HTTPStatusError) as answered:
+        post_json(url)
+    assert (answered.value.status, answered.value.permanent) == (status, permanent)
+
+
+def test_post_keeps_at_most_the_cap_of_a_large_answer_and_succeeds(serve):
+    def endless(handler):
+        send_head(handler, 200)  # no length: read until the connection closes
+        handler.close_connection = True
+        handler.wfile.write(b"x" * 200_000)
+
+    result = post_json(serve(endless).url("/hook"), max_bytes=1024)
+    assert result.status == 200
+    assert result.content == b"x" * 1024
+
+
+def test_post_reads_no_body_a_length_over_the_cap_declares(serve):
+    def huge(handler):
+        send_head(handler, 200, Content_Length=str(10 * 1024 * 1024 * 1024))
+        handler.close_connection = True
+
+    result = post_json(serve(huge).url("/hook"), max_bytes=1024)
+    assert (result.status, result.content) == (200, b"")
+
+
+def test_post_gives_up_at_its_deadline(serve):
+    def silent(handler):
+        handler.rfile.read(int(handler.headers["Content-Length"]))
+        time.sleep(2)  # never answers within the deadline
+
+    started = time.monotonic()
+    with pytest.raises(FetchTimeout):
+        post_json(serve(silent).url("/hook"), deadline_seconds=0.5)
+    assert time.monotonic() - started < 1.5
+
+
+def test_post_without_the_loopback_allowance_refuses_localhost(connects):
+    with pytest.raises(FetchRefused, match="loopback"):
+        post_json("http://localhost:8080/hook")
+    assert connects == []
