@@ -3,12 +3,14 @@ from django.db import models
 
 from digests import cache_admin  # noqa: F401 - registers the combination cache admin
 from digests.models import (
+    Delivery,
     LLMBudgetDay,
     LLMCall,
     Run,
     RunItem,
     Subscription,
     SubscriptionSource,
+    WebhookEndpoint,
 )
 
 
@@ -24,8 +26,17 @@ HTTPS_URL_FIELDS = {models.URLField: {"assume_scheme": "https"}}
 
 @admin.register(Subscription)
 class SubscriptionAdmin(admin.ModelAdmin):
-    list_display = ["name", "owner", "status", "cron", "timezone", "next_run_at", "last_run_at"]
-    list_filter = ["status", "redelivery", "language_mode"]
+    list_display = [
+        "name",
+        "owner",
+        "status",
+        "cron",
+        "timezone",
+        "next_run_at",
+        "last_run_at",
+        "email_enabled",
+    ]
+    list_filter = ["status", "redelivery", "language_mode", "email_enabled"]
     search_fields = ["name", "topic", "owner__email"]
     raw_id_fields = ["owner"]
     inlines = [SubscriptionSourceInline]
@@ -85,3 +96,36 @@ class LLMCallAdmin(admin.ModelAdmin):
 @admin.register(LLMBudgetDay)
 class LLMBudgetDayAdmin(admin.ModelAdmin):
     list_display = ["day", "tokens_used"]
+
+
+@admin.register(Delivery)
+class DeliveryAdmin(admin.ModelAdmin):
+    list_display = [
+        "id",
+        "channel",
+        "event",
+        "status",
+        "recipient",
+        "run",
+        "attempts",
+        "response_code",
+        "next_attempt_at",
+        "sent_at",
+        "created_at",
+    ]
+    list_filter = ["channel", "event", "status"]
+    search_fields = ["recipient", "message_id", "last_error", "subscription__name"]
+    raw_id_fields = ["run", "subscription", "endpoint"]
+    date_hierarchy = "created_at"
+
+
+@admin.register(WebhookEndpoint)
+class WebhookEndpointAdmin(admin.ModelAdmin):
+    formfield_overrides = HTTPS_URL_FIELDS
+    list_display = ["subscription", "url", "enabled", "consecutive_failures", "disabled_at"]
+    list_filter = ["enabled"]
+    search_fields = ["url", "subscription__name", "disabled_reason"]
+    raw_id_fields = ["subscription"]
+    # The secret signs deliveries: the admin never shows it, only its first characters.
+    exclude = ["secret", "previous_secret"]
+    readonly_fields = ["secret_hint"]

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
 from rest_framework.permissions import AllowAny
@@ -22,7 +22,9 @@ from billing import charges
 from config.api.errors import APIConflictError, APIInputError
 from config.api.throttling import LiveScopedRateThrottle, ScopedIPRateThrottle
 from digests import runner, schedule, subscriptions
-from digests.models import Run, RunItem, Subscription
+from digests.delivery.addresses import recipient_for
+from digests.delivery.api import DeliverySerializer, WebhookSerializer
+from digests.models import Run, RunItem, Subscription, WebhookEndpoint
 from digests.schedule_words import describe_schedule
 from digests.tasks import enqueue_run
 from ingest.text.reading import LEVELS
@@ -34,6 +36,23 @@ class SubscriptionSerializer(serializers.ModelSerializer):
         child=serializers.ChoiceField(choices=LEVELS),
         required=False,
         help_text="Keep only items rated at these reading levels; empty = any level.",
+    )
+
+    email_recipient = serializers.SerializerMethodField(
+        help_text="Where email briefs go: email_to, else the account's address."
+    )
+    webhook_url = serializers.CharField(
+        write_only=True,
+        required=False,
+        allow_blank=True,
+        help_text="Set: each brief is POSTed there as signed JSON. Empty string: no webhook.",
+    )
+    webhook = serializers.SerializerMethodField()
+    webhook_secret = serializers.CharField(
+        read_only=True,
+        required=False,
+        help_text="Only in the response that created the webhook: its signing secret, shown "
+        "this once.",
     )
 
     class Meta:
@@ -59,15 +78,45 @@ class SubscriptionSerializer(serializers.ModelSerializer):
             "narrative_enabled",
             "tone",
             "reading_levels",
+            "email_enabled",
+            "email_to",
+            "email_subject",
+            "email_recipient",
+            "email_error",
+            "email_error_at",
+            "webhook_url",
+            "webhook",
+            "webhook_secret",
             "status",
             "paused_reason",
             "next_run_at",
             "last_run_at",
             "created_at",
         ]
+        read_only_fields = ["email_error", "email_error_at"]
 
     def get_source_ids(self, obj) -> list[int]:
         return sorted(s.source_id for s in obj.subscriptionsource_set.all())
+
+    def get_email_recipient(self, obj) -> str:
+        return recipient_for(obj)
+
+    @extend_schema_field(WebhookSerializer(allow_null=True))
+    def get_webhook(self, obj) -> dict | None:
+        try:
+            endpoint = obj.webhook
+        except WebhookEndpoint.DoesNotExist:
+            return None
+        return WebhookSerializer(endpoint).data
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        secret = getattr(instance, "webhook_secret", None)
+        if secret:
+            data["webhook_secret"] = secret
+        else:
+            data.pop("webhook_secret", None)
+        return data
 
 
 class RunSerializer(serializers.ModelSerializer):
@@ -128,9 +177,16 @@ class RunItemSerializer(serializers.ModelSerializer):
 class RunDetailSerializer(RunSerializer):
     items = RunItemSerializer(many=True, read_only=True)
     narrative_md = serializers.CharField()
+    deliveries = DeliverySerializer(many=True, read_only=True)
 
     class Meta(RunSerializer.Meta):
-        fields = [*RunSerializer.Meta.fields, "narrative_md", "narrative_generator", "items"]
+        fields = [
+            *RunSerializer.Meta.fields,
+            "narrative_md",
+            "narrative_generator",
+            "items",
+            "deliveries",
+        ]
 
 
 TIER_LIMIT = OpenApiResponse(
@@ -166,6 +222,7 @@ class SubscriptionListView(ListAPIView):
         return (
             Subscription.objects.alive()
             .filter(owner=self.request.user)
+            .select_related("owner", "webhook")
             .prefetch_related("subscriptionsource_set")
         )
 
@@ -223,7 +280,7 @@ class SubscriptionRunsView(ListAPIView):
 class RunDetailView(APIView):
     @extend_schema(responses=RunDetailSerializer)
     def get(self, request, run_id: int):
-        runs = charges.with_credits(Run.objects.prefetch_related("items"))
+        runs = charges.with_credits(Run.objects.prefetch_related("items", "deliveries"))
         run = get_object_or_404(runs, pk=run_id, user=request.user)
         return Response(RunDetailSerializer(run).data)
 
