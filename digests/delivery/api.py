@@ -59,9 +59,7 @@ def _owned(request, subscription_id: int) -> Subscription:
 
 
 def _webhook(request, subscription_id: int) -> WebhookEndpoint:
-    return get_object_or_404(
-        WebhookEndpoint, subscription=_owned(request, subscription_id)
-    )
+    return get_object_or_404(WebhookEndpoint, subscription=_owned(request, subscription_id))
 
 
 class SubscriptionDeliveriesView(ListAPIView):

@@ -55,9 +55,7 @@ def test_email_settings_are_saved_from_the_form(console, alice, now):
     assert "on, to alice.home@example.com" in detail
 
 
-def test_an_unknown_placeholder_is_refused_on_its_field_and_nothing_is_saved(
-    console, alice, now
-):
+def test_an_unknown_placeholder_is_refused_on_its_field_and_nothing_is_saved(console, alice, now):
     subscription = subscribe(alice, now, email_enabled=False)
     response = console.post(
         reverse("digests:edit", args=[subscription.pk]),
@@ -115,9 +113,7 @@ def test_the_send_test_event_button_reports_the_answer(console, alice, now, fixt
     assert "The test event failed: The server answered HTTP 500." in page
 
 
-def test_run_history_shows_each_delivery_and_retries_a_failed_one(
-    console, alice, now, smtp_server
-):
+def test_run_history_shows_each_delivery_and_retries_a_failed_one(console, alice, now, smtp_server):
     add_items(now, "PostgreSQL 18 released")
     smtp_server.refuse_next("554 5.7.1 Rejected")
     subscription = subscribe(alice, now)
