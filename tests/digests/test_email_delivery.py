@@ -375,17 +375,15 @@ def test_two_ticks_racing_send_a_due_retry_once(now, smtp_server):
     smtp_server.delay_seconds = 0.2
     later = delivery.next_attempt_at
     handed_out: list[int] = []
+    both_found_it = threading.Barrier(2, timeout=10)
+
+    def send(pk):
+        handed_out.append(pk)
+        both_found_it.wait()  # each tick has read the row as due before either claims it
+        deliveries.send_delivery(pk, now=later)
 
     def one_tick():
-        tick(
-            now=later,
-            run_source=print,
-            run_run=print,
-            run_delivery=lambda pk: (
-                handed_out.append(pk),
-                deliveries.send_delivery(pk, now=later),
-            ),
-        )
+        tick(now=later, run_source=print, run_run=print, run_delivery=send)
 
     # No shared cache between the ticks: both hand the delivery out, the claim decides.
     dummy = {"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
