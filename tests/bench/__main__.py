@@ -47,6 +47,7 @@ BENCHMARKS = (
     "pages",
     "llm",
     "billing",
+    "delivery",
 )
 # `all` stops a benchmark that takes longer than this (per benchmark, by size).
 TIMEOUT_SECONDS = {"smoke": 600, "small": 3600, "full": 6 * 3600}

@@ -421,3 +421,30 @@ def test_the_recipient_language_follows_the_run_not_the_current_preference(alice
     UserPreference.objects.filter(user=alice).update(ui_locale="zh-hans")
     deliveries.hand_out_run(run.pk, lambda pk: deliveries.send_delivery(pk, now=now))
     assert "Overview" in parts(smtp_server.messages[0])[0]
+
+
+def test_the_run_task_hands_its_deliveries_to_the_workers(alice, now, smtp_server, time_machine):
+    """The worker's chain: digests.tasks.execute_run runs the brief, then enqueues one
+    send_delivery task per planned delivery (django-q2 runs them inline in tests)."""
+    from digests import tasks
+    from digests.subscriptions import request_manual_run
+
+    time_machine.move_to(now, tick=False)
+    add_items(now, "PostgreSQL 18 released")
+    run = request_manual_run(subscribe(alice, now), now=now)
+    assert tasks.execute_run(run.pk) == "succeeded"
+    assert smtp_server.count == 1
+    assert tasks.send_delivery(run.deliveries.get().pk) == "sent"  # a redelivered task: no-op
+    assert smtp_server.count == 1
+
+
+def test_the_minutely_tick_task_hands_out_due_deliveries(alice, now, smtp_server, time_machine):
+    from digests.tasks import dispatch_tick
+
+    add_items(now, "PostgreSQL 18 released")
+    smtp_server.refuse_next("451 4.3.0 Try again later")
+    delivery = run_and_send(subscribe(alice, now), now).deliveries.get()
+    time_machine.move_to(delivery.next_attempt_at, tick=False)
+    assert dispatch_tick()["deliveries"] == 1
+    delivery.refresh_from_db()
+    assert delivery.status == "sent" and smtp_server.count == 1

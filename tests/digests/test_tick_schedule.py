@@ -14,7 +14,7 @@ def test_migrations_install_exactly_one_minutely_tick(db):
 
 
 def test_the_tick_task_reports_what_it_claimed(db):
-    assert dispatch_tick() == {"sources": 0, "runs": 0, "swept": 0, "editions": 0}
+    assert dispatch_tick() == {"sources": 0, "runs": 0, "swept": 0, "editions": 0, "deliveries": 0}
 
 
 def test_task_timeout_is_below_retry_and_attempts_are_finite(settings):
