@@ -223,8 +223,12 @@ if EMAIL_HOST:
     EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=EMAIL_PORT == 587)
     EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", default=EMAIL_PORT == 465)
     EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 20, minimum=1)
+elif EMAIL_FILE_PATH := env_str("EMAIL_FILE_PATH"):
+    # No SMTP, a folder: each message (briefs, password resets) is written there as a file.
+    # `make start` uses var/mail/.
+    EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
 else:
-    # No SMTP configured: print emails (password resets too) on the web process's console.
+    # No SMTP configured: print emails (briefs, password resets) on the process's console.
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Tidings <tidings@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL

@@ -448,3 +448,19 @@ def test_the_minutely_tick_task_hands_out_due_deliveries(alice, now, smtp_server
     assert dispatch_tick()["deliveries"] == 1
     delivery.refresh_from_db()
     assert delivery.status == "sent" and smtp_server.count == 1
+
+
+def test_offline_the_brief_is_written_to_a_folder(alice, now, settings, tmp_path):
+    """`make start` without SMTP: the file backend (EMAIL_FILE_PATH) keeps each message."""
+    settings.EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    settings.EMAIL_FILE_PATH = str(tmp_path)
+    add_items(now, "PostgreSQL 18 released")
+    delivery = run_and_send(subscribe(alice, now), now).deliveries.get()
+    assert delivery.status == "sent"
+    [written] = list(tmp_path.iterdir())
+    import email
+    import email.policy
+
+    message = email.message_from_string(written.read_text(), policy=email.policy.default)
+    assert message["Subject"] == "Databases — your brief for Nov. 20, 2026"
+    assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
