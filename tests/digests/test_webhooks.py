@@ -284,3 +284,21 @@ def test_email_and_webhook_are_delivered_independently(alice, now, fixture_serve
     assert statuses == {"email": "sent", "webhook": "failed"}
     assert smtp_server.count == 1
     assert Delivery.objects.filter(run=run).count() == 2
+
+
+def test_the_admin_shows_deliveries_and_endpoints_but_never_a_secret(
+    hooked, now, fixture_server, admin_client
+):
+    subscription, secret = hooked
+    add_items(now, "PostgreSQL 18 released")
+    delivery = run_and_send(subscription, now).deliveries.get()
+    endpoint = WebhookEndpoint.objects.get(subscription=subscription)
+    for url in (
+        "/admin/digests/delivery/",
+        f"/admin/digests/delivery/{delivery.pk}/change/",
+        "/admin/digests/webhookendpoint/",
+        f"/admin/digests/webhookendpoint/{endpoint.pk}/change/",
+    ):
+        response = admin_client.get(url)
+        assert response.status_code == 200, url
+        assert secret not in response.content.decode()
