@@ -136,9 +136,10 @@ class EmailChannel(Channel):
         return 250
 
     def succeeded(self, delivery: Delivery, *, now: datetime) -> None:
-        Subscription.objects.filter(pk=delivery.subscription_id).exclude(email_error="").update(
-            email_error="", email_error_at=None
-        )
+        if delivery.subscription.email_error:  # read with the delivery: most sends write nothing
+            Subscription.objects.filter(pk=delivery.subscription_id).update(
+                email_error="", email_error_at=None
+            )
 
     def failed(
         self, delivery: Delivery, error: TransportError, *, gave_up: bool, now: datetime

@@ -199,9 +199,11 @@ def _record(
             logger.warning(
                 "delivery %s attempt %s outlived its lease", delivery.pk, delivery.attempts
             )
-        else:
-            after()
-    delivery.refresh_from_db()
+            delivery.refresh_from_db()
+            return delivery
+        after()
+    for name, value in {"lease_expires_at": None, "duration_ms": duration, **changes}.items():
+        setattr(delivery, name, value)
     return delivery
 
 

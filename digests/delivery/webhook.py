@@ -130,10 +130,9 @@ class WebhookChannel(Channel):
         return result.status
 
     def succeeded(self, delivery: Delivery, *, now: datetime) -> None:
-        if delivery.event == Delivery.Event.BRIEF and delivery.endpoint_id:
-            WebhookEndpoint.objects.filter(pk=delivery.endpoint_id).exclude(
-                consecutive_failures=0
-            ).update(consecutive_failures=0)
+        endpoint = delivery.endpoint
+        if delivery.event == Delivery.Event.BRIEF and endpoint and endpoint.consecutive_failures:
+            WebhookEndpoint.objects.filter(pk=endpoint.pk).update(consecutive_failures=0)
 
     def failed(
         self, delivery: Delivery, error: TransportError, *, gave_up: bool, now: datetime
