@@ -1,7 +1,6 @@
 from django.urls import path
 
 from digests import api
-from digests.delivery import api as delivery_api
 
 urlpatterns = [
     path("subscriptions", api.SubscriptionListView.as_view(), name="api-subscriptions"),
@@ -40,32 +39,32 @@ urlpatterns = [
     path("schedule/preview", api.SchedulePreviewView.as_view(), name="api-schedule-preview"),
     path(
         "subscriptions/<int:subscription_id>/deliveries",
-        delivery_api.SubscriptionDeliveriesView.as_view(),
+        api.SubscriptionDeliveriesView.as_view(),
         name="api-subscription-deliveries",
     ),
     path(
         "deliveries/<int:delivery_id>/retry",
-        delivery_api.DeliveryRetryView.as_view(),
+        api.DeliveryRetryView.as_view(),
         name="api-delivery-retry",
     ),
     path(
         "subscriptions/<int:subscription_id>/webhook/rotate-secret",
-        delivery_api.WebhookRotateSecretView.as_view(),
+        api.WebhookRotateSecretView.as_view(),
         name="api-webhook-rotate",
     ),
     path(
         "subscriptions/<int:subscription_id>/webhook/test",
-        delivery_api.WebhookTestView.as_view(),
+        api.WebhookTestView.as_view(),
         name="api-webhook-test",
     ),
     path(
         "subscriptions/<int:subscription_id>/webhook/enable",
-        delivery_api.WebhookSwitchView.as_view(enabled=True),
+        api.WebhookSwitchView.as_view(enabled=True),
         name="api-webhook-enable",
     ),
     path(
         "subscriptions/<int:subscription_id>/webhook/disable",
-        delivery_api.WebhookSwitchView.as_view(enabled=False),
+        api.WebhookSwitchView.as_view(enabled=False),
         name="api-webhook-disable",
     ),
 ]

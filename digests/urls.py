@@ -1,7 +1,6 @@
 from django.urls import path
 
 from digests import views
-from digests.delivery import views as delivery_views
 
 app_name = "digests"
 urlpatterns = [
@@ -18,17 +17,17 @@ urlpatterns = [
     ),
     path(
         "<int:subscription_id>/email-preview/",
-        delivery_views.email_preview,
+        views.email_preview,
         name="email_preview",
     ),
     path(
         "<int:subscription_id>/webhook/<slug:action>/",
-        delivery_views.webhook_action,
+        views.webhook_action,
         name="webhook_action",
     ),
     path(
         "<int:subscription_id>/deliveries/<int:delivery_id>/retry/",
-        delivery_views.delivery_retry,
+        views.delivery_retry,
         name="delivery_retry",
     ),
     path(

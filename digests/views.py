@@ -17,12 +17,14 @@ from billing import charges, estimates, prices
 from billing.limits import TierLimitError
 from config.api.throttling import wait_before_another
 from digests import runner, subscriptions
+from digests.delivery import endpoints, service
 from digests.delivery.addresses import recipient_for
-from digests.delivery.views import pop_new_secret, remember_new_secret
+from digests.delivery.brief import brief_for_run
+from digests.delivery.email import render_brief_email
 from digests.forms import LENGTH_LABELS, SubscriptionForm, initial_for
 from digests.models import Delivery, Run, Subscription, WebhookEndpoint
 from digests.schedule import ScheduleError, next_runs
-from digests.tasks import enqueue_run
+from digests.tasks import enqueue_delivery, enqueue_run
 from inbox.models import UserPreference
 from ingest.models import UserSource
 
@@ -45,7 +47,26 @@ def _user_timezone(request) -> str:
 
 
 def _owned(request, subscription_id: int) -> Subscription:
-    return get_object_or_404(Subscription.objects.alive(), pk=subscription_id, owner=request.user)
+    return get_object_or_404(
+        Subscription.objects.alive().select_related("owner"), pk=subscription_id, owner=request.user
+    )
+
+
+# The session key under which a webhook secret waits for its one showing.
+NEW_SECRET_KEY = "digests.new_webhook_secret"  # noqa: S105 — a session key name
+
+
+def remember_new_secret(request, subscription_id: int, secret: str | None) -> None:
+    if secret:
+        request.session[NEW_SECRET_KEY] = {"subscription": subscription_id, "secret": secret}
+
+
+def pop_new_secret(request, subscription_id: int) -> str | None:
+    stored = request.session.get(NEW_SECRET_KEY)
+    if stored and stored.get("subscription") == subscription_id:
+        del request.session[NEW_SECRET_KEY]
+        return stored.get("secret")
+    return None
 
 
 @login_required
@@ -167,11 +188,7 @@ def subscription_edit(request, subscription_id: int):
 
 @login_required
 def subscription_detail(request, subscription_id: int):
-    subscription = get_object_or_404(
-        Subscription.objects.alive().select_related("owner"),
-        pk=subscription_id,
-        owner=request.user,
-    )
+    subscription = _owned(request, subscription_id)
     now = timezone.now()
     upcoming = []
     if subscription.cron and subscription.status == Subscription.Status.ACTIVE:
@@ -273,4 +290,81 @@ def subscription_state(request, subscription_id: int, change: str):
         subscriptions.soft_delete(subscription, now=now)
         messages.success(request, _("Subscription deleted."))
         return redirect("digests:list")
+    return redirect("digests:detail", subscription.pk)
+
+
+# --- Delivery: the email preview, webhook actions, retrying a delivery ---------------------
+
+
+@login_required
+def email_preview(request, subscription_id: int):
+    """The email of a run as it is (or would be) sent: the latest brief with items, or ?run=."""
+    subscription = _owned(request, subscription_id)
+    runs = Run.objects.filter(
+        subscription=subscription, status=Run.Status.SUCCEEDED, delivered_count__gt=0
+    ).select_related("subscription")
+    run_id = request.GET.get("run", "")
+    run = (
+        runs.filter(pk=run_id).first()
+        if run_id.isdigit()
+        else runs.order_by("-scheduled_at", "-id").first()
+    )
+    rendered = None
+    recipient = recipient_for(subscription)
+    if run is not None:
+        rendered = render_brief_email(
+            brief_for_run(run), recipient=recipient, subject_template=subscription.email_subject
+        )
+    return render(
+        request,
+        "digests/email_preview.html",
+        {"subscription": subscription, "run": run, "email": rendered, "recipient": recipient},
+    )
+
+
+@login_required
+@require_POST
+def webhook_action(request, subscription_id: int, action: str):
+    subscription = _owned(request, subscription_id)
+    endpoint = get_object_or_404(WebhookEndpoint, subscription=subscription)
+    now = timezone.now()
+    if action == "rotate":
+        remember_new_secret(request, subscription.pk, endpoints.rotate_secret(endpoint, now=now))
+        messages.success(
+            request, _("New secret made. The old one keeps signing for 24 hours as well.")
+        )
+    elif action == "test":
+        delivery = service.send_test_event(endpoint, now=now)
+        if delivery.status == Delivery.Status.SENT:
+            messages.success(
+                request,
+                _("Test event delivered: the endpoint answered %(code)s.")
+                % {"code": delivery.response_code},
+            )
+        else:
+            messages.error(
+                request, _("The test event failed: %(error)s") % {"error": delivery.last_error}
+            )
+    elif action in ("enable", "disable"):
+        endpoints.set_enabled(endpoint, action == "enable", now=now)
+        messages.success(
+            request, _("Webhook turned on.") if action == "enable" else _("Webhook turned off.")
+        )
+    else:
+        return redirect("digests:detail", subscription.pk)
+    return redirect("digests:detail", subscription.pk)
+
+
+@login_required
+@require_POST
+def delivery_retry(request, subscription_id: int, delivery_id: int):
+    subscription = _owned(request, subscription_id)
+    delivery = get_object_or_404(Delivery, pk=delivery_id, subscription=subscription)
+    try:
+        service.retry_delivery(delivery, now=timezone.now())
+    except service.DeliveryStateError as exc:
+        messages.error(request, exc.message)
+    else:
+        enqueue_delivery(delivery.pk)
+        messages.success(request, _("Sending it again."))
     return redirect("digests:detail", subscription.pk)
