@@ -91,7 +91,10 @@ def smtp_failure(exc: Exception) -> TransportError:
         return TransportError(f"The mail server refused the login: {exc}", code=code)
     if isinstance(exc, smtplib.SMTPResponseException):
         return _reply_failure("The mail server refused the message", exc.smtp_code, exc.smtp_error)
-    if isinstance(exc, TimeoutError | socket.timeout):
+    # smtplib reports a timed-out reply as a disconnection caused by the timeout.
+    if isinstance(exc, TimeoutError | socket.timeout) or isinstance(
+        exc.__context__, TimeoutError | socket.timeout
+    ):
         return TransportError("The mail server did not answer in time.")
     if isinstance(exc, smtplib.SMTPServerDisconnected):
         return TransportError(f"The mail server closed the connection: {exc}")

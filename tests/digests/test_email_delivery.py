@@ -464,3 +464,26 @@ def test_offline_the_brief_is_written_to_a_folder(alice, now, settings, tmp_path
     message = email.message_from_string(written.read_text(), policy=email.policy.default)
     assert message["Subject"] == "Databases — your brief for Nov. 20, 2026"
     assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+
+
+def test_an_smtp_timeout_is_transient_and_the_repeat_carries_the_same_message_id(
+    alice, now, smtp_server, settings
+):
+    """A server that does not answer the end of DATA in time: the send is retried later. It
+    may have kept the message after all — the repeat has the same Message-ID, so the
+    receiving side can recognise it."""
+    settings.EMAIL_TIMEOUT = 1
+    smtp_server.delay_seconds = 2
+    add_items(now, "PostgreSQL 18 released")
+    delivery = run_and_send(subscribe(alice, now), now).deliveries.get()
+    assert delivery.status == "failed" and not delivery.gave_up
+    assert delivery.last_error == "The mail server did not answer in time."
+    smtp_server.delay_seconds = 0
+    delivery = deliveries.send_delivery(delivery.pk, now=delivery.next_attempt_at)
+    assert delivery.status == "sent"
+    import time
+
+    deadline = time.monotonic() + 5
+    while smtp_server.count < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)  # the slow first copy lands late
+    assert set(smtp_server.message_ids()) == {f"<{delivery.message_id}@127.0.0.1>"}
