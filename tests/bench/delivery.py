@@ -25,8 +25,10 @@ import time
 import traceback
 from datetime import UTC, datetime
 
+from tests.bench.sizes import checked
+
 NOW = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
-SIZES = {"smoke": 20, "small": 200, "full": 1_000}
+BRIEFS = {"smoke": 20, "small": 200, "full": 1_000}
 ITEMS_PER_BRIEF = 10
 WORKERS = 2
 SUMMARY = (
@@ -281,7 +283,7 @@ def run(size: str = "full") -> dict:
 
     from digests.models import Delivery
 
-    count = SIZES[size]
+    count = BRIEFS[checked(size)]
     ctx = multiprocessing.get_context("spawn")
     setup_began = time.perf_counter()
     ids = _make_briefs(count)
@@ -336,6 +338,10 @@ def run(size: str = "full") -> dict:
         "sent_rows": sent_rows,
         "baseline_messages_per_second": round(bare_rate, 1),
         "ratio": round(tidings_rate / bare_rate, 2),
+        "checks": {
+            "no brief was sent twice": len(received) == len(set(received)),
+            "every brief was sent once": len(received) == count and sent_rows == count,
+        },
     }
 
 
