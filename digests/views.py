@@ -197,8 +197,9 @@ def subscription_detail(request, subscription_id: int):
         except ScheduleError:
             upcoming = []
     runs = list(
-        charges.with_credits(subscription.runs.order_by("-scheduled_at", "-id"))
-        .prefetch_related("deliveries")[:RUN_HISTORY]
+        charges.with_credits(subscription.runs.order_by("-scheduled_at", "-id")).prefetch_related(
+            "deliveries"
+        )[:RUN_HISTORY]
     )
     webhook = WebhookEndpoint.objects.filter(subscription=subscription).first()
     return render(
