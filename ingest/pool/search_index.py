@@ -52,6 +52,8 @@ from typing import Literal
 
 from django.db import connections
 
+from ingest.text.terms import clean_term, term_form
+
 logger = logging.getLogger(__name__)
 
 TABLE = "ingest_contentitem"
@@ -97,6 +99,13 @@ def is_word_term(term: str) -> bool:
     return term.isascii() and bool(_words(term))
 
 
+def _phrases(term: str) -> list[tuple[str, ...]]:
+    """The word sequences a word term stands for: its last word in each form the scorer
+    accepts (ingest/text/terms.py), "language model" and "language models"."""
+    form = term_form(term)
+    return list(dict.fromkeys(tuple(_words(form.stem + ending)) for ending in form.endings))
+
+
 def search_pool(
     terms: Iterable[str],
     *,
@@ -110,7 +119,7 @@ def search_pool(
     [since, until] and whose title or description mentions any of `terms`."""
     if order not in ("relevance", "recent"):
         raise ValueError(f"order must be 'relevance' or 'recent', not {order!r}")
-    clean = list(dict.fromkeys(t.strip() for t in terms if t and t.strip()))
+    clean = list(dict.fromkeys(clean_term(t) for t in terms if t and t.strip()))
     if not clean or limit <= 0:
         return []
     connection = connections[using]
@@ -218,7 +227,9 @@ def _fetch_ids(cursor, sql: str, params: list) -> list[int]:
 def _pg_words(cursor, terms: list[str], query: _Query) -> list[int]:
     if not terms:
         return []
-    tsquery = " | ".join("(" + " <-> ".join(f"'{w}'" for w in _words(t)) + ")" for t in terms)
+    tsquery = " | ".join(
+        "(" + " <-> ".join(f"'{w}'" for w in phrase) + ")" for t in terms for phrase in _phrases(t)
+    )
     spans = query.day_spans()
     if not spans:
         rank = f"ts_rank({TABLE}.{PG_COLUMN}, query) DESC"
@@ -269,7 +280,7 @@ def _sqlite_match(cursor, table: str, match: str, query: _Query) -> list[int]:
 def _sqlite_words(cursor, terms: list[str], query: _Query) -> list[int]:
     if not terms:
         return []
-    match = " OR ".join(_fts5_phrase(" ".join(_words(t))) for t in terms)
+    match = " OR ".join(_fts5_phrase(" ".join(phrase)) for t in terms for phrase in _phrases(t))
     return _sqlite_match(cursor, FTS_TABLE, match, query)
 
 
