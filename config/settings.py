@@ -306,6 +306,8 @@ COMBINATION_CACHE_TTL_HOURS = {
     "narrative": env_int("COMBINATION_CACHE_NARRATIVE_TTL_HOURS", 14 * 24, minimum=1),
     "summary": env_int("COMBINATION_CACHE_SUMMARY_TTL_HOURS", 30 * 24, minimum=1),
     "relevance": env_int("COMBINATION_CACHE_RELEVANCE_TTL_HOURS", 7 * 24, minimum=1),
+    # Interests suggested for a topic in plain words (digests/interests.py).
+    "interests": env_int("COMBINATION_CACHE_INTERESTS_TTL_HOURS", 30 * 24, minimum=1),
 }
 COMBINATION_CACHE_LEASE_SECONDS = env_int(
     "COMBINATION_CACHE_LEASE_SECONDS", LLM_TIMEOUT_SECONDS * (LLM_MAX_RETRIES + 1), minimum=1

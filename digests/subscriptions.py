@@ -16,10 +16,12 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from billing import limits
+from digests import interests
 from digests.delivery import endpoints
 from digests.delivery.subject import SubjectTemplateError, check_subject_template
 from digests.models import MAX_ITEMS_HARD_CAP, Run, Subscription, SubscriptionSource
 from digests.schedule import ScheduleError, next_run_after, normalize_cron, validate_timezone
+from inbox.models import UserPreference
 from ingest.models import UserSource
 from ingest.text.reading import ReadingLevelError, clean_reading_levels
 
@@ -366,12 +368,24 @@ def _check_plan(
     limits.check_schedule(account, cron, timezone, now=now)
 
 
+def user_locale(user) -> str:
+    preference = UserPreference.objects.filter(user=user).only("ui_locale").first()
+    return preference.ui_locale if preference else "en"
+
+
 def create_subscription(user, data: dict, *, now: datetime) -> Subscription:
     """A new subscription. With a webhook URL, `subscription.webhook_secret` holds the new
     endpoint's secret: the one time it is available in clear."""
     clean = clean_input(data, user=user, now=now)
     source_ids = clean.pop("source_ids", [])
     webhook_url = clean.pop("webhook_url", "")
+    if not clean.get("interests") and clean.get("topic"):
+        # A topic in plain words and no interests: derive them (a model call at most, made
+        # before the transaction); the subscription page shows them, and they stay editable.
+        suggestion = interests.suggest(clean["topic"], locale=user_locale(user), now=now)
+        clean["interests"] = suggestion.interests
+        if "negative_keywords" not in data:
+            clean["negative_keywords"] = suggestion.negative_keywords
     with transaction.atomic():
         _check_plan(
             user.pk,
@@ -382,8 +396,6 @@ def create_subscription(user, data: dict, *, now: datetime) -> Subscription:
             one_more_recurring=True,
         )
         subscription = Subscription(owner=user, **clean)
-        if not subscription.interests and subscription.topic:
-            subscription.interests = [subscription.topic]
         _schedule_next(subscription, now)
         subscription.save()
         _set_sources(subscription, source_ids)

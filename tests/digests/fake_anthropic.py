@@ -126,6 +126,14 @@ def default_answer(request: Request) -> dict:
                 for index, item in enumerate(items)
             ]
         }
+    if request.tool_name == "suggest_interests":
+        # The topic's comma- or "and"-separated parts, and an abbreviation a model would add.
+        parts = re.split(r",|;|\band\b|、|和", payload["topic"])
+        interests = [" ".join(part.split()) for part in parts if part.strip()]
+        initials = "".join(word[0] for word in interests[0].split() if word[:1].isalpha())
+        if len(initials) >= 2:
+            interests.append(initials.upper())
+        return {"interests": interests[:12], "negative_keywords": []}
     raise ValueError(f"the fake has no default answer for tool {request.tool_name!r}")
 
 
