@@ -267,6 +267,9 @@ REST_FRAMEWORK = {
         # Scoped throttles (config/api/throttling.py): a subscription preview runs the whole
         # selection pipeline, so it is limited per user; the schedule preview is public.
         "subscription_preview": env_str("API_PREVIEW_RATE", "30/hour"),
+        # Interests a model suggests for a topic (digests/interests.py); past it, the word
+        # extractor answers instead.
+        "interests": env_str("API_INTERESTS_RATE", "60/hour"),
         "schedule_preview": env_str("API_SCHEDULE_PREVIEW_RATE", "60/min"),
         "public_topics": env_str("API_PUBLIC_TOPICS_RATE", "120/min"),
     },

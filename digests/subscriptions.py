@@ -7,6 +7,7 @@ transaction, after taking the user's account lock, so racing requests cannot bot
 
 from __future__ import annotations
 
+from copy import copy
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -401,6 +402,65 @@ def create_subscription(user, data: dict, *, now: datetime) -> Subscription:
         _set_sources(subscription, source_ids)
         subscription.webhook_secret = endpoints.set_url(subscription, webhook_url, now=now)
     return subscription
+
+
+# What a preview of a form not saved yet depends on; the rest of the form is not needed.
+DRAFT_FIELDS = (
+    "topic",
+    "interests",
+    "negative_keywords",
+    "min_score",
+    "max_items",
+    "length",
+    "content_window_hours",
+    "reading_levels",
+    "source_ids",
+)
+
+
+@dataclass
+class Draft:
+    """An unsaved subscription for a preview, and the sources it would read (None: the saved
+    subscription's own)."""
+
+    subscription: Subscription
+    source_ids: list[int] | None
+    suggestion: interests.Suggestion | None = None
+
+
+def draft(
+    user,
+    data: dict,
+    *,
+    now: datetime,
+    instance: Subscription | None = None,
+    suggest: bool = False,
+    use_model: bool = True,
+) -> Draft:
+    """`data` (a form's values, maybe incomplete) applied to a copy of `instance`, or to a new
+    subscription, without saving anything. `suggest` derives the interests from the topic
+    afresh; empty interests are derived anyway, as creating would. Refused values raise
+    SubscriptionInputError like a save would."""
+    data = {k: v for k, v in data.items() if k in DRAFT_FIELDS}
+    if instance is None:
+        base = Subscription(owner=user, name="-", cron="0 8 * * *")
+        data.setdefault("source_ids", [])
+    else:
+        base = copy(instance)
+    clean = clean_input(data, user=user, now=now, instance=base)
+    source_ids = clean.pop("source_ids", None)
+    for name, value in clean.items():
+        if name in DRAFT_FIELDS:
+            setattr(base, name, value)
+    suggestion = None
+    if base.topic and (suggest or not base.interests):
+        suggestion = interests.suggest(
+            base.topic, locale=user_locale(user), now=now, use_model=use_model
+        )
+        base.interests = suggestion.interests
+        if not base.negative_keywords:
+            base.negative_keywords = suggestion.negative_keywords
+    return Draft(base, source_ids, suggestion)
 
 
 def create_from_template(user, key: str, *, now: datetime, timezone: str, source_ids=()):

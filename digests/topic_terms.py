@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
+from itertools import pairwise
 from pathlib import Path
 
 from ingest.text.terms import clean_term, same_term_key
@@ -92,7 +93,7 @@ def _tokens(text: str) -> list[_Token]:
 
 
 def _name_kind(word: str, *, first: bool, title_case: bool) -> str:
-    """"strong" for a word that is a name wherever it stands, "weak" for a capitalized word
+    """ "strong" for a word that is a name wherever it stands, "weak" for a capitalized word
     inside a sentence written in lower case (Rust, New York), else ""."""
     if len(word) >= 2 and word.isupper():
         return "strong"  # AI, EU, LLM
@@ -132,7 +133,7 @@ def _latin_phrase(words: list[str], terms: _Terms) -> None:
     if len(words) <= LONG_PHRASE_WORDS:
         terms.add(" ".join(words))
     if len(words) >= 3:
-        for left, right in zip(words, words[1:], strict=False):
+        for left, right in pairwise(words):
             terms.add(f"{left} {right}")
 
 
@@ -180,7 +181,9 @@ def _cjk_word(text: str, *, japanese: bool, terms: _Terms) -> None:
     stop = _words("ja_stop.txt") if japanese else _words("zh_stop.txt")
     for part in re.split(rf"[{_HIRAGANA}]+", text) if japanese else [text]:
         for piece in _cut_at_stop_words(part, stop):
-            if len(piece) >= 2 and not (piece.isascii() and piece.casefold() in _words("en_stop.txt")):
+            if len(piece) >= 2 and not (
+                piece.isascii() and piece.casefold() in _words("en_stop.txt")
+            ):
                 terms.add(piece)
 
 
@@ -226,7 +229,7 @@ def extract_terms(topic: str) -> list[str]:
         end_name()
         _latin_phrase(phrase, terms)
         phrase.clear()
-        for left, right in zip(korean, korean[1:], strict=False):
+        for left, right in pairwise(korean):
             terms.add(f"{left} {right}")
         for word in korean:
             terms.add(word)

@@ -239,7 +239,8 @@ def test_preview_offers_to_run_now(console, alice, now):
     subscription = subscribe(alice, now)
     body = console.get(reverse("digests:preview", args=[subscription.pk])).content.decode()
     assert f'action="{reverse("digests:run_now", args=[subscription.pk])}"' in body
-    assert "No items from your sources or topic in the content window yet." in body
+    # An empty preview says why and what to change: here, nothing was collected at all.
+    assert "Nothing has been collected yet: add a feed or a site on the Sources page" in body
 
 
 def test_preview_is_rate_limited_and_shares_the_apis_allowance(console, alice, bob, now):

@@ -46,9 +46,7 @@ def test_full_width_letters_and_punctuation_are_folded():
 
 
 def test_a_plural_and_its_singular_count_once():
-    assert extract_terms("language models, language model, Language Models") == [
-        "language models"
-    ]
+    assert extract_terms("language models, language model, Language Models") == ["language models"]
 
 
 def test_an_acronym_that_is_also_a_common_word_is_never_a_term_alone():
