@@ -10,7 +10,8 @@ that can occur as written in an article:
 - Latin words: function words and the filler people wrap a topic in ("keeping up with",
   "latest news about") end a phrase. A phrase of one or two words is kept as it is; a longer
   one also as its two-word pieces ("async runtimes"), since articles rarely repeat a long
-  phrase word for word. Names — ALL-CAPS, mixedCase, words with digits or with . + # inside
+  phrase word for word; a phrase ending in a generic head ("pricing strategy", "git tips")
+  also without it. Names — ALL-CAPS, mixedCase, words with digits or with . + # inside
   (Next.js, C++, GPT-4), capitalized words inside a sentence in lower case — are kept alone
   too.
 - Chinese has no spaces: the text is cut at function words and filler (的, 和, 关注, 最新 …)
@@ -135,6 +136,12 @@ def _latin_phrase(words: list[str], terms: _Terms) -> None:
     if len(words) >= 3:
         for left, right in pairwise(words):
             terms.add(f"{left} {right}")
+    # "pricing strategy" is about pricing: the phrase without its generic head, too.
+    core = list(words)
+    while core and core[-1].casefold() in _words("en_generic.txt"):
+        core.pop()
+    if core and len(core) < len(words) and len(core) <= LONG_PHRASE_WORDS:
+        terms.add(" ".join(core))
 
 
 def _cut_at_stop_words(text: str, stop: frozenset[str]) -> list[str]:

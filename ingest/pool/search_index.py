@@ -99,6 +99,18 @@ def is_word_term(term: str) -> bool:
     return term.isascii() and bool(_words(term))
 
 
+_FULL_WIDTH = {code: code + 0xFEE0 for code in range(0x21, 0x7F)}
+
+
+def _with_full_width(term: str) -> list[str]:
+    """A CJK term with Latin letters or digits in it, also as Japanese and Chinese text often
+    writes them — full width ("AIエージェント" and "ＡＩエージェント"). The scorer folds both
+    (ingest/text/terms.py); the index sees the text as written."""
+    if term.isascii() or not any(c.isascii() and c.isalnum() for c in term):
+        return [term]
+    return [term, term.translate(_FULL_WIDTH)]
+
+
 def _phrases(term: str) -> list[tuple[str, ...]]:
     """The word sequences a word term stands for: its last word in each form the scorer
     accepts (ingest/text/terms.py), "language model" and "language models"."""
@@ -122,6 +134,7 @@ def search_pool(
     clean = list(dict.fromkeys(clean_term(t) for t in terms if t and t.strip()))
     if not clean or limit <= 0:
         return []
+    clean = list(dict.fromkeys(chain.from_iterable(_with_full_width(t) for t in clean)))
     connection = connections[using]
     words = [t for t in clean if is_word_term(t)]
     non_ascii = [t for t in clean if not t.isascii()]

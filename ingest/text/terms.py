@@ -3,7 +3,8 @@ rule, used by the scorer (digests/scoring.py) and by the pool's full-text recall
 (ingest/pool/search_index.py), so the index never returns less than the scorer keeps.
 
 - Full-width and compatibility forms are folded (NFKC: "ＡＩ" is "AI", "ＬＬＭ" is "LLM", an
-  ideographic space is a space), then case is folded.
+  ideographic space is a space), then case; a hyphen is a space ("supply-chain" is "supply
+  chain", as the pool's word index has always seen it).
 - The last word of a Latin term also matches its plural or singular: "language models"
   matches "language model" and the other way round, "LLMs" matches "LLM", "batteries"
   matches "battery". Not for words where dropping an "s" makes another word ("news" is not
@@ -78,10 +79,10 @@ MIN_PLURAL_WORD = 4
 
 def fold(text: str) -> str:
     """Compatibility forms folded (full-width letters and digits, ideographic spaces), then
-    case. ASCII text skips the normalization: it has nothing to fold."""
+    case, and hyphens made spaces. ASCII text skips the normalization: it has nothing to fold."""
     if not text.isascii():
         text = unicodedata.normalize("NFKC", text)
-    return text.casefold()
+    return text.casefold().replace("-", " ")
 
 
 def clean_term(term: str) -> str:
@@ -105,7 +106,7 @@ def _is_acronym_plural(word: str) -> bool:
 
 def term_form(term: str) -> TermForm:
     """The stem and endings of a term: plural tolerance on the last word of Latin terms."""
-    display = clean_term(term)
+    display = clean_term(term).replace("-", " ")
     folded = display.casefold()
     last = display.rsplit(" ", 1)[-1]
     if not folded.isascii() or not last.isalpha():
