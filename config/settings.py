@@ -93,6 +93,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # Dates and times shown one way everywhere, with their zone (config/moments.py).
+            "libraries": {"moments": "config.moments"},
         },
     },
 ]
@@ -177,6 +179,8 @@ LOGIN_FAILURE_WINDOW_SECONDS = env_int("LOGIN_FAILURE_WINDOW_SECONDS", 900, mini
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("zh-hans", _("Simplified Chinese"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Our short and long date formats per language (config/formats/).
+FORMAT_MODULE_PATH = ["config.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -21,6 +21,7 @@ from django.utils import translation
 from django.utils.translation import gettext, ngettext
 
 from billing import charges
+from config.moments import moment
 from digests import enrichment, llm, on_run, writer
 from digests import relevance as model_relevance
 from digests.delivery.service import plan_for_run as plan_deliveries
@@ -34,6 +35,7 @@ from ingest.pool.full_text import ensure_full_text_of_top
 from ingest.pool.levels import rate_unrated, reading_level_in
 from ingest.pool.recent import id_set, recent_item_ids
 from ingest.pool.search_index import search_pool
+from ingest.text.scores import strengths_in_words
 from topics.candidates import followed_topic_item_ids
 
 logger = logging.getLogger(__name__)
@@ -65,8 +67,9 @@ class Candidate:
     llm_reason: str = ""  # the model's one-line "why" (digests/relevance.py), when it ran
     strengths: str = ""  # the item's strongest score parts in words (ingest/text/scores.py)
 
-    def reason(self) -> str:
-        """Why this item was picked, in the active language (the run's output locale)."""
+    def reason(self, zone: str | None = None) -> str:
+        """Why this item was picked, in the active language (the run's output locale); its
+        publication time in `zone` (the subscription's; default: the active zone)."""
         parts = []
         if self.llm_reason:
             parts.append(self.llm_reason.rstrip("."))
@@ -83,10 +86,9 @@ class Candidate:
         if self.site_name:
             parts.append(gettext("source: %(name)s") % {"name": self.site_name})
         if self.strengths:
-            parts.append(gettext("stands out for: %(strengths)s") % {"strengths": self.strengths})
-        parts.append(
-            gettext("published %(when)s UTC") % {"when": f"{self.published_at:%b %d, %H:%M}"}
-        )
+            strengths = strengths_in_words(self.strengths)
+            parts.append(gettext("stands out for: %(strengths)s") % {"strengths": strengths})
+        parts.append(gettext("published %(when)s") % {"when": moment(self.published_at, zone)})
         if self.redelivery:
             parts.append(gettext("delivered before, shown again"))
         return "; ".join(parts)[:500]
@@ -470,7 +472,7 @@ def _deliver(
     selection = select(subscription, scored, states, now)
     summaries = texts.summaries_for(selection.selected)
     with translation.override(texts.locale):
-        reasons = {c.item_id: c.reason() for c in selection.selected}
+        reasons = {c.item_id: c.reason(subscription.timezone) for c in selection.selected}
     RunItem.objects.bulk_create(
         [
             RunItem(

@@ -108,7 +108,12 @@ def _is_english_stop(word: str, *, first: bool, title_case: bool) -> bool:
         return False  # IT, US: acronyms, not "it" and "us"
     if word[:1].isupper() and not first and not title_case:
         return False  # "New" of New York in a sentence written in lower case
-    return word.casefold().replace("’", "'") in _words("en_stop.txt")
+    return word.casefold().replace("’", "'") in _latin_stop_words()
+
+
+@cache
+def _latin_stop_words() -> frozenset[str]:
+    return _words("en_stop.txt") | _words("eu_stop.txt")
 
 
 class _Terms:
@@ -189,7 +194,7 @@ def _cjk_word(text: str, *, japanese: bool, terms: _Terms) -> None:
     for part in re.split(rf"[{_HIRAGANA}]+", text) if japanese else [text]:
         for piece in _cut_at_stop_words(part, stop):
             if len(piece) >= 2 and not (
-                piece.isascii() and piece.casefold() in _words("en_stop.txt")
+                piece.isascii() and piece.casefold() in _latin_stop_words()
             ):
                 terms.add(piece)
 
@@ -219,23 +224,32 @@ def extract_terms(topic: str) -> list[str]:
     # function words.
     latin = [t.text for t in tokens if t.kind == "latin"]
     title_case = len(latin) >= 2 and not any(
-        w[:1].islower() and w.casefold() not in _words("en_stop.txt") for w in latin
+        w[:1].islower() and w.casefold() not in _latin_stop_words() for w in latin
     )
     terms, names = _Terms(), []
     phrase: list[str] = []
     name_run: list[str] = []  # capitalized words in a row: one name (New York)
+    weak_names: list[str] = []  # capitalized names: kept alone only from a short phrase
     korean: list[str] = []
     first = True
 
     def end_name() -> None:
         if name_run:
-            names.append(" ".join(name_run))
+            weak_names.append(" ".join(name_run))
             name_run.clear()
 
-    def end_phrases() -> None:
+    def end_latin() -> None:
+        # A capitalized word stands alone only in a short phrase: "Rust" of "What's new in
+        # Rust", not "Python" of "Python virtual environments" (a strong name always does).
         end_name()
+        if len(phrase) <= 2:
+            names.extend(weak_names)
+        weak_names.clear()
         _latin_phrase(phrase, terms)
         phrase.clear()
+
+    def end_phrases() -> None:
+        end_latin()
         for left, right in pairwise(korean):
             terms.add(f"{left} {right}")
         for word in korean:
@@ -264,9 +278,7 @@ def extract_terms(topic: str) -> list[str]:
         elif token.kind == "latin":
             word = token.text
             if _is_english_stop(word, first=first, title_case=title_case):
-                end_name()
-                _latin_phrase(phrase, terms)
-                phrase.clear()
+                end_latin()
             else:
                 phrase.append(word)
                 kind = _name_kind(word, first=first, title_case=title_case)
@@ -278,9 +290,7 @@ def extract_terms(topic: str) -> list[str]:
                     end_name()
             first = False
         elif token.kind == "hangul":
-            end_name()
-            _latin_phrase(phrase, terms)
-            phrase.clear()
+            end_latin()
             word, ends_phrase = _korean_word(token.text)
             if word:
                 korean.append(word)
@@ -292,6 +302,6 @@ def extract_terms(topic: str) -> list[str]:
     end_phrases()
     for name in names:
         # "IT" alone would match every "it": case is folded when matching.
-        if name.casefold() not in _words("en_stop.txt"):
+        if name.casefold() not in _latin_stop_words():
             terms.add(name)
     return terms.terms[:MAX_TERMS] or [text[:MAX_TERM_CHARS]]

@@ -20,7 +20,7 @@ def test_interests_for_a_topic_without_a_model(api):
     )
     assert response.status_code == 200
     assert response.json() == {
-        "interests": ["Rust async runtimes", "Rust async", "async runtimes", "Rust"],
+        "interests": ["Rust async runtimes", "Rust async", "async runtimes"],
         "negative_keywords": [],
         "source": "words",
     }

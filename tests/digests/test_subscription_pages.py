@@ -153,7 +153,9 @@ def test_a_bad_edit_names_the_field_and_changes_nothing(console, alice, now):
     subscription = subscribe(alice, now)
     response = edit(console, subscription, schedule_preset="advanced", cron="61 * * * *")
     assert response.status_code == 200
-    assert "not a valid cron expression" in response.content.decode()
+    body = response.content.decode()
+    # Said once, in our words, naming the field and what it takes.
+    assert body.count("the minute field cannot be 61. It takes 0 to 59") == 1
     subscription.refresh_from_db()
     assert subscription.cron == "30 7 * * 1-5"
 

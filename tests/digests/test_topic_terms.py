@@ -12,7 +12,7 @@ from digests.topic_terms import MAX_TERMS, extract_terms
     [
         (
             "keeping up with Rust async runtimes",
-            ["Rust async runtimes", "Rust async", "async runtimes", "Rust"],
+            ["Rust async runtimes", "Rust async", "async runtimes"],
         ),
         ("open-source databases and PostgreSQL", ["open-source databases", "PostgreSQL"]),
         ("machine learning for drug discovery", ["machine learning", "drug discovery"]),
@@ -39,6 +39,24 @@ def test_english_topics_keep_phrases_and_names_without_the_filler(topic, expecte
 )
 def test_chinese_japanese_and_korean_topics_are_cut_into_terms(topic, expected):
     assert extract_terms(topic) == expected
+
+
+@pytest.mark.parametrize(
+    ("topic", "expected"),
+    [
+        ("dicas de git para o dia a dia", ["git"]),
+        ("Neuigkeiten über Apple-Geräte", ["Apple-Geräte"]),
+        ("Actualités sur les voitures électriques", ["voitures électriques"]),
+    ],
+)
+def test_german_french_and_portuguese_filler_is_dropped_too(topic, expected):
+    assert extract_terms(topic) == expected
+
+
+def test_a_capitalized_word_stands_alone_only_from_a_short_phrase():
+    assert "Python" not in extract_terms("managing Python virtual environments")
+    assert extract_terms("What's new in Rust") == ["Rust"]
+    assert "PostgreSQL" in extract_terms("PostgreSQL performance tuning")  # a name anywhere
 
 
 def test_full_width_letters_and_punctuation_are_folded():
