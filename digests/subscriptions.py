@@ -23,6 +23,7 @@ from digests.delivery.subject import SubjectTemplateError, check_subject_templat
 from digests.models import MAX_ITEMS_HARD_CAP, Run, Subscription, SubscriptionSource
 from digests.schedule import ScheduleError, next_run_after, normalize_cron, validate_timezone
 from inbox.models import UserPreference
+from topics.followers import followers_changed
 from ingest.models import UserSource
 from ingest.text.reading import ReadingLevelError, clean_reading_levels
 
@@ -547,9 +548,13 @@ def resume(subscription: Subscription, *, now: datetime) -> None:
 
 
 def soft_delete(subscription: Subscription, *, now: datetime) -> None:
-    subscription.deleted_at = now
-    subscription.next_run_at = None
-    subscription.save(update_fields=["deleted_at", "next_run_at", "updated_at"])
+    """Delete a subscription (its delivered items stay in the Inbox); for a follow, this is
+    unfollowing: the topic's follower count drops at once."""
+    with transaction.atomic():
+        subscription.deleted_at = now
+        subscription.next_run_at = None
+        subscription.save(update_fields=["deleted_at", "next_run_at", "updated_at"])
+        followers_changed(subscription.followed_topic_id)
 
 
 def request_manual_run(subscription: Subscription, *, now: datetime) -> Run:
