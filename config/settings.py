@@ -189,6 +189,8 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Files browsers ask for at the site's root (/favicon.ico), served by WhiteNoise as they are.
+WHITENOISE_ROOT = BASE_DIR / "static" / "root"
 MEDIA_ROOT = DATA_DIR / "media"
 MEDIA_URL = "media/"
 

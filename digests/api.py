@@ -405,7 +405,11 @@ class DraftPreviewView(APIView):
     throttle_classes = [UserRateThrottle, LiveScopedRateThrottle]
     throttle_scope = "subscription_preview"
 
-    @extend_schema(request=SubscriptionSerializer, responses=PreviewSerializer)
+    @extend_schema(
+        operation_id="v1_subscriptions_draft_preview",
+        request=SubscriptionSerializer,
+        responses=PreviewSerializer,
+    )
     def post(self, request):
         if not isinstance(request.data, dict):
             raise APIInputError({"non_field_errors": "Send a JSON object."})

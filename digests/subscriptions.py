@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from billing import limits
 from digests import interests
@@ -23,9 +24,9 @@ from digests.delivery.subject import SubjectTemplateError, check_subject_templat
 from digests.models import MAX_ITEMS_HARD_CAP, Run, Subscription, SubscriptionSource
 from digests.schedule import ScheduleError, next_run_after, normalize_cron, validate_timezone
 from inbox.models import UserPreference
-from topics.followers import followers_changed
 from ingest.models import UserSource
 from ingest.text.reading import ReadingLevelError, clean_reading_levels
+from topics.followers import followers_changed
 
 LENGTH_PRESETS = {"brief": 10, "standard": 20, "deep": 30}
 # Languages a brief can be written in when the subscription fixes one (SPEC §7).
@@ -34,6 +35,9 @@ OUTPUT_LOCALES = ("en", "zh-hans", "ja", "ko")
 
 @dataclass(frozen=True)
 class Template:
+    """A one-click subscription. Name and topic are shown in the reader's language and stored
+    in it; the interests stay as written, being what the (mostly English) sources say."""
+
     key: str
     name: str
     topic: str
@@ -47,40 +51,40 @@ TEMPLATES = {
     for t in [
         Template(
             "ai-daily",
-            "AI Daily",
-            "Artificial intelligence and machine learning",
+            gettext_lazy("AI Daily"),
+            gettext_lazy("Artificial intelligence and machine learning"),
             ("AI", "LLM", "language model", "machine learning", "inference", "agents"),
             "0 8 * * *",
             "standard",
         ),
         Template(
             "product-weekly",
-            "Product & Startups weekly",
-            "Product management and startups",
+            gettext_lazy("Product & Startups weekly"),
+            gettext_lazy("Product management and startups"),
             ("startup", "product", "pricing", "onboarding", "fundraising", "growth"),
             "0 9 * * 1",
             "standard",
         ),
         Template(
             "engineering-deep-dives",
-            "Engineering deep dives",
-            "Software engineering in depth",
+            gettext_lazy("Engineering deep dives"),
+            gettext_lazy("Software engineering in depth"),
             ("PostgreSQL", "Python", "Rust", "database", "performance", "architecture"),
             "0 7 * * 6",
             "deep",
         ),
         Template(
             "frontend-weekly",
-            "Frontend weekly",
-            "Frontend and web platform",
+            gettext_lazy("Frontend weekly"),
+            gettext_lazy("Frontend and web platform"),
             ("CSS", "JavaScript", "TypeScript", "React", "browser", "web platform"),
             "0 9 * * 5",
             "standard",
         ),
         Template(
             "security-daily",
-            "Security daily",
-            "Security news and vulnerabilities",
+            gettext_lazy("Security daily"),
+            gettext_lazy("Security news and vulnerabilities"),
             ("security", "vulnerability", "CVE", "SSRF", "supply chain", "patch"),
             "0 7 * * *",
             "brief",
@@ -473,8 +477,8 @@ def create_from_template(user, key: str, *, now: datetime, timezone: str, source
     return create_subscription(
         user,
         {
-            "name": template.name,
-            "topic": template.topic,
+            "name": str(template.name),
+            "topic": str(template.topic),
             "interests": list(template.interests),
             "cron": template.cron,
             "timezone": timezone,
