@@ -320,3 +320,19 @@ def test_editing_keeps_and_changes_the_reading_levels(console, alice, now):
     edit(console, subscription, name="Renamed")  # nothing ticked: any level
     subscription.refresh_from_db()
     assert subscription.reading_levels == []
+
+
+def test_templates_are_offered_and_named_in_the_readers_language(client, alice, now):
+    from inbox.models import UserPreference
+
+    UserPreference.objects.filter(user=alice).update(
+        ui_locale="zh-hans", locale_mode=UserPreference.LocaleMode.MANUAL
+    )
+    client.force_login(alice)
+    html = client.get(reverse("digests:new")).content.decode()
+    assert "AI 日报" in html and "人工智能与机器学习" in html
+    assert "AI Daily" not in html and "Artificial intelligence" not in html
+    client.post(reverse("digests:new"), {"template": "ai-daily"})
+    subscription = Subscription.objects.get(owner=alice)
+    assert (subscription.name, subscription.topic) == ("AI 日报", "人工智能与机器学习")
+    assert "LLM" in subscription.interests  # what the sources say stays as written
