@@ -34,6 +34,7 @@ from itertools import pairwise
 from pathlib import Path
 
 from ingest.text.terms import clean_term, same_term_key
+from ingest.text.word_lists import word_list
 
 WORDS_DIR = Path(__file__).parent / "topic_words"
 MAX_TERMS = 12
@@ -60,13 +61,8 @@ _HAN_CHAR = re.compile(rf"[{_HAN}]")
 _NAME_INSIDE = re.compile(r"[0-9.+#]")
 
 
-@cache
 def _words(name: str) -> frozenset[str]:
-    words: set[str] = set()
-    for line in (WORDS_DIR / name).read_text(encoding="utf-8").splitlines():
-        if not line.lstrip().startswith("#"):
-            words.update(line.split())
-    return frozenset(words)
+    return word_list(WORDS_DIR / name)
 
 
 @cache
