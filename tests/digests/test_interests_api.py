@@ -4,13 +4,12 @@ subscription not created yet (POST /api/v1/subscriptions/preview)."""
 from __future__ import annotations
 
 import pytest
-from django.test import override_settings
 from django.utils import timezone
-from rest_framework.settings import api_settings
 
 from digests.models import Subscription
 from tests.digests import fake_anthropic as fake_api
 from tests.digests.fake_anthropic import FakeAnthropic
+from tests.digests.test_api_engine import rates
 from tests.factories import add_item
 
 
@@ -33,16 +32,10 @@ def test_interests_refuse_a_missing_topic_in_the_error_shape(api):
 
 
 def test_interests_from_the_model_and_past_the_allowance_from_the_words(api):
-    rates = {**api_settings.DEFAULT_THROTTLE_RATES, "interests": "1/hour"}
-    with FakeAnthropic.running(LLM_MAX_RETRIES=0) as fake:
+    with FakeAnthropic.running(LLM_MAX_RETRIES=0) as fake, rates(interests="1/hour"):
         fake.queue(fake_api.tool({"interests": ["EV", "electric car"], "negative_keywords": []}))
-        with override_settings(REST_FRAMEWORK={"DEFAULT_THROTTLE_RATES": rates}):
-            api_settings.reload()
-            try:
-                first = api.post("/api/v1/interests", {"topic": "electric cars"}, format="json")
-                second = api.post("/api/v1/interests", {"topic": "e-bikes"}, format="json")
-            finally:
-                api_settings.reload()
+        first = api.post("/api/v1/interests", {"topic": "electric cars"}, format="json")
+        second = api.post("/api/v1/interests", {"topic": "e-bikes"}, format="json")
     assert first.json()["source"] == "model"
     assert first.json()["interests"] == ["EV", "electric car"]
     assert second.status_code == 200

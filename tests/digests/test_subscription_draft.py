@@ -6,15 +6,14 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.test import override_settings
 from django.urls import reverse
 from django.utils import timezone
-from rest_framework.settings import api_settings
 
 from digests.models import Subscription
 from digests.subscriptions import create_subscription
 from tests.digests import fake_anthropic as fake_api
 from tests.digests.fake_anthropic import FakeAnthropic
+from tests.digests.test_api_engine import rates
 from tests.factories import add_item
 
 
@@ -108,28 +107,17 @@ def test_a_draft_with_a_bad_value_shows_the_refusal_in_the_panel(console):
 
 
 def test_previews_of_a_draft_share_the_preview_allowance(console, alice, now):
-    rates = {**api_settings.DEFAULT_THROTTLE_RATES, "subscription_preview": "1/hour"}
-    with override_settings(REST_FRAMEWORK={"DEFAULT_THROTTLE_RATES": rates}):
-        api_settings.reload()
-        try:
-            draft(console, "preview", interests="PostgreSQL")
-            second = draft(console, "preview", interests="PostgreSQL")
-        finally:
-            api_settings.reload()
+    with rates(subscription_preview="1/hour"):
+        draft(console, "preview", interests="PostgreSQL")
+        second = draft(console, "preview", interests="PostgreSQL")
     assert "You have previewed often in a short time" in panel(second)
 
 
 def test_model_suggestions_past_their_allowance_come_from_the_words(console, now):
-    rates = {**api_settings.DEFAULT_THROTTLE_RATES, "interests": "1/hour"}
-    with FakeAnthropic.running(LLM_MAX_RETRIES=0) as fake:
+    with FakeAnthropic.running(LLM_MAX_RETRIES=0) as fake, rates(interests="1/hour"):
         fake.queue(fake_api.tool({"interests": ["heat pump", "HVAC"], "negative_keywords": []}))
-        with override_settings(REST_FRAMEWORK={"DEFAULT_THROTTLE_RATES": rates}):
-            api_settings.reload()
-            try:
-                first = draft(console, "suggest", topic="heat pumps")
-                second = draft(console, "suggest", topic="cold climate heat pumps")
-            finally:
-                api_settings.reload()
+        first = draft(console, "suggest", topic="heat pumps")
+        second = draft(console, "suggest", topic="cold climate heat pumps")
     assert interests_value(first) == "heat pump, HVAC"
     assert "suggested by the AI model" in panel(first)
     assert (
