@@ -28,6 +28,11 @@ def console(client, alice):
     return client
 
 
+# Session, user, preferences, library, the reader's language for the suggestion, the preview
+# (search, rows, states) and the nav badges: however many items match.
+QUERIES = 9
+
+
 def draft(console, action, url=None, **data):
     form = {"name": "", "topic": "", "interests": "", "timezone": "Europe/Berlin", "draft": action}
     form.update(data)
@@ -124,3 +129,13 @@ def test_model_suggestions_past_their_allowance_come_from_the_words(console, now
         interests_value(second) == "cold climate heat pumps, cold climate, climate heat, heat pumps"
     )
     assert len(fake.requests_for("suggest_interests")) == 1
+
+
+def test_a_draft_preview_costs_a_fixed_number_of_queries(
+    console, now, django_assert_max_num_queries
+):
+    for n in range(30):
+        add_item(f"Tokio note {n} on the async runtime", now=now, age_hours=1 + n % 20)
+    with django_assert_max_num_queries(QUERIES):
+        response = draft(console, "suggest", topic="keeping up with Rust async runtimes")
+    assert "Tokio note" in panel(response)
