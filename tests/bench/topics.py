@@ -6,8 +6,13 @@ Japanese, Korean, German, Portuguese), each evaluated on its own pool:
 - `demo`: the 40 items of ingest/demo/articles.json (`manage.py demo`'s feeds);
 - `multilingual`: 36 short Chinese, Japanese and Korean news items written by hand for this
   benchmark (topics_data/multilingual_feed.json; the shared corpora have no CJK text);
-- `feeds`: ../shared/corpora/feeds through the real ingest — the 85 curated feeds for
-  `--size small`, with the 200 small-web feeds for `full` (8,929 items). `smoke` skips it.
+- `feeds`: ../shared/corpora/feeds through the real ingest (285 files, 8,929 items).
+
+Sizes (tests/bench/sizes.py): the demo and multilingual pools are whole at every size; of the
+corpus, `full` reads every file, `small` every 4th and `smoke` every 15th (about 600 items). A
+topic with no relevant item in the files read is left out (and listed). Without the corpus the
+feeds pool is skipped. Checks: the model was asked once per topic; the topic's words find more
+topics than the topic as one phrase.
 
 Every item's publication time is spread over the last week (the corpora are years old; this
 benchmark is about matching, not freshness). For each topic, three ways to get interests, each
@@ -46,7 +51,8 @@ from ingest.demo_feeds import write_demo_feeds
 from ingest.models import ContentItem, Source
 from ingest.refresh.pipeline import refresh_source
 from tests.bench.corpus import SHARED_FEEDS, feed_files
-from tests.digests.fake_anthropic import FakeAnthropic, Request
+from tests.bench.sizes import checked, every_nth
+from tests.digests.fake_anthropic import FakeAnthropic, Request, quiet_client_logs
 
 DATA = Path(__file__).parent / "topics_data"
 MODES = ("sentence", "words", "model")
@@ -79,7 +85,7 @@ def _load_pool(pool: str, size: str, now: datetime, folder: Path) -> dict:
     elif pool == "multilingual":
         paths = [DATA / "multilingual_feed.json"]
     else:
-        paths = [p for p in feed_files(SHARED_FEEDS) if size == "full" or "smallweb" not in p.parts]
+        paths = every_nth(feed_files(SHARED_FEEDS), size)
     failed = _feed_sources(paths, now)
     _spread_over_the_week(now)
     return {"files": len(paths), "failed_files": failed, "items": ContentItem.objects.count()}
@@ -169,14 +175,12 @@ def _summary(outcomes: list[dict]) -> dict:
 
 
 def run(size: str = "full") -> dict:
-    if size not in ("smoke", "small", "full"):
-        raise ValueError(f"size must be smoke, small or full, not {size!r}")
+    checked(size)
+    quiet_client_logs()
     now = datetime.now(UTC).replace(microsecond=0)
     topics = _labelled_topics()
     user = sign_up(email="bench@tidings.local", password="bench-only-" + "x" * 20, now=now)
-    pools = ["demo", "multilingual"] + ([] if size == "smoke" else ["feeds"])
-    if size != "smoke" and not SHARED_FEEDS.is_dir():
-        pools.remove("feeds")
+    pools = ["demo", "multilingual"] + (["feeds"] if SHARED_FEEDS.is_dir() else [])
     outcomes: list[dict] = []
     loaded: dict[str, dict] = {}
     skipped: list[str] = []
@@ -218,6 +222,11 @@ def run(size: str = "full") -> dict:
         "model_requests": model_requests,
         "outcomes": outcomes,
         "ratio": round(overall["words"]["found"] / max(1, overall["sentence"]["found"]), 2),
+        "checks": {
+            "the model was asked once per topic": model_requests == overall["topics"],
+            "the words find more topics than one phrase": overall["words"]["found"]
+            > overall["sentence"]["found"],
+        },
     }
 
 

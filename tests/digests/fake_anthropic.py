@@ -10,6 +10,7 @@ request itself. Usage is deterministic: about four characters per token of what 
 from __future__ import annotations
 
 import json
+import logging
 import re
 import threading
 import time
@@ -22,6 +23,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from django.test import override_settings
 
 CHARS_PER_TOKEN = 4
+
+
+def quiet_client_logs() -> None:
+    """The SDK's HTTP client logs one INFO line per request: too many for a benchmark."""
+    for name in ("httpx", "httpx2", "anthropic"):
+        logging.getLogger(name).setLevel(logging.WARNING)
 
 
 def tokens_for(text: str) -> int:
