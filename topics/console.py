@@ -84,7 +84,7 @@ def edit(request, slug: str):
         "timezone": topic.timezone,
         "confirm_public": True,
     }
-    paid = ensure_account(request.user, today=timezone.now().date()).tier != Tier.FREE
+    paid = limits.may_keep_private(request.user.pk, now=timezone.now())
     # A topic made private on a paid plan stays editable after a downgrade.
     form = PublishForm(
         request.POST or None,

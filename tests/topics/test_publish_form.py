@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from billing.accounts import ensure_account
-from billing.models import Tier
 from digests.subscriptions import create_subscription
+from tests.factories import on_plan
 from tests.topics.test_services import published
 
 
@@ -32,9 +31,7 @@ def test_a_free_account_is_not_offered_private(client, alice, now):
 
 
 def test_a_paid_account_is_offered_private(client, alice, now):
-    account = ensure_account(alice, today=now.date())
-    account.tier = Tier.PRO
-    account.save()
+    on_plan(alice, "basic", now=now)
     assert 'value="private"' in publish_page(client, alice, now)
 
 
