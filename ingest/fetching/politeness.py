@@ -138,6 +138,33 @@ def _reserve_start(host: str, deadline: float, interval: float) -> float:
         _release(lock, token)
 
 
+def _confirm_start(host: str, deadline: float, interval: float) -> None:
+    """Start now only if the host's previous request really started `interval` ago. A
+    reservation says when a request may start, but a thread the machine was slow to wake may
+    start late, right on top of the next one's reserved time: the actual start is checked
+    (and recorded) under the same lock, and a request too close behind waits the rest."""
+    lock = _key("gap-lock", host)
+    while True:
+        token = uuid.uuid4().hex
+        delay = _POLL_MIN
+        while not cache.add(lock, token, timeout=GAP_LOCK_SECONDS):
+            if time.monotonic() + delay > deadline:
+                raise HostBusy(host)
+            time.sleep(delay)
+            delay = _backoff(delay)
+        try:
+            now = time.time()
+            wait = (cache.get(_key("last-start", host)) or 0.0) + interval - now
+            if wait <= 0:
+                cache.set(_key("last-start", host), now, timeout=math.ceil(interval) + 1)
+                return
+        finally:
+            _release(lock, token)
+        if time.monotonic() + wait > deadline:
+            raise HostBusy(host)
+        time.sleep(wait)
+
+
 @contextlib.contextmanager
 def turn(host: str, *, deadline: float) -> Iterator[None]:
     """Wait for `host`'s turn, hold one of its slots while the caller sends one request."""
@@ -150,6 +177,7 @@ def turn(host: str, *, deadline: float) -> Iterator[None]:
         interval = _min_interval()
         if interval > 0:
             _sleep_until(deadline, _reserve_start(host, deadline, interval))
+            _confirm_start(host, deadline, interval)
         yield
     finally:
         _release(*slot)

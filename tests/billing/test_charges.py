@@ -3,6 +3,7 @@ redeliveries and concurrent workers — all read from the ledger."""
 
 from __future__ import annotations
 
+import threading
 from datetime import timedelta
 
 import pytest
@@ -305,10 +306,11 @@ def test_an_edition_is_paid_by_the_platform_never_by_its_owner(alice, now):
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_concurrent_runs_of_one_user_never_spend_more_than_the_balance(alice, now):
+def test_concurrent_runs_of_one_user_never_spend_more_than_the_balance(alice, now, monkeypatch):
     """Eight runs of one user start at once with 3 credits and an upper bound of 1 each: three
     pass the budget check, five are refused before doing anything, and every run that ran is
-    charged exactly once."""
+    charged exactly once. All eight budget checks happen before any run goes on (a run that
+    finished early and was refunded would free its credit for a later one)."""
     if connection.vendor != "postgresql":
         pytest.skip("row locks need PostgreSQL")
     on_plan(alice, "pro", now=now)
@@ -316,6 +318,15 @@ def test_concurrent_runs_of_one_user_never_spend_more_than_the_balance(alice, no
     subscription = paid_subscription(alice, now)
     drain(alice, now, leave=3)
     runs = [request_manual_run(subscription, now=now).pk for _ in range(8)]
+    checked = threading.Barrier(len(runs))
+    real_reserve = charges.reserve
+
+    def reserve_then_wait_for_the_others(*args, **kwargs):
+        reservation = real_reserve(*args, **kwargs)
+        checked.wait(timeout=30)
+        return reservation
+
+    monkeypatch.setattr(charges, "reserve", reserve_then_wait_for_the_others)
     outcomes = at_once(lambda run_id: runner.execute_run(run_id, now=now), runs)
     assert not [o for o in outcomes if isinstance(o, Exception)]
     refused = Run.objects.filter(error_code="insufficient_credits")

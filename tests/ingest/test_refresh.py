@@ -9,6 +9,7 @@ requests it has in flight, and across two processes through Redis.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import multiprocessing
 import socket
@@ -500,15 +501,57 @@ def test_six_parallel_fetches_to_one_host_keep_at_most_two_in_flight(counting_se
     assert counting_server.peak == 2
 
 
-def test_requests_to_one_host_start_at_least_the_minimum_interval_apart(counting_server):
+@pytest.fixture
+def turn_starts(monkeypatch) -> list[float]:
+    """When each request's turn began (the moment the client may send), recorded at the one
+    place the fetch client asks for a turn."""
+    starts: list[float] = []
+    real_turn = politeness.turn
+
+    @contextlib.contextmanager
+    def recorded_turn(host, *, deadline):
+        with real_turn(host, deadline=deadline):
+            starts.append(time.time())
+            yield
+
+    monkeypatch.setattr(politeness, "turn", recorded_turn)
+    return starts
+
+
+def test_requests_to_one_host_start_at_least_the_minimum_interval_apart(
+    counting_server, turn_starts
+):
     counting_server.delay = 0.0
     with override_settings(FETCH_HOST_MIN_INTERVAL_MS=200):
         results = fetch_in_parallel([counting_server.url(f"/{n}.xml") for n in range(3)])
     assert results == [200] * 3
-    starts = sorted(counting_server.starts)
-    gaps = [later - earlier for earlier, later in itertools.pairwise(starts)]
-    # Reserved 200 ms apart at the client; what the server sees may jitter a little.
-    assert min(gaps) > 0.15, gaps
+    gaps = [later - earlier for earlier, later in itertools.pairwise(sorted(turn_starts))]
+    assert min(gaps) >= 0.2, gaps
+    # What the server sees can only jitter by how long a request takes to leave the machine.
+    assert len(counting_server.starts) == 3
+
+
+def test_a_request_that_wakes_late_does_not_start_on_top_of_the_next(
+    counting_server, monkeypatch, turn_starts
+):
+    """The first request oversleeps its reserved start by one interval (a busy machine), so it
+    wakes just when the second request's turn comes: they must still start apart."""
+    counting_server.delay = 0.0
+    real_sleep_until = politeness._sleep_until
+    overslept = []
+
+    def oversleep_once(deadline, delay):
+        if not overslept:
+            overslept.append(True)
+            delay += 0.25
+        real_sleep_until(deadline, delay)
+
+    monkeypatch.setattr(politeness, "_sleep_until", oversleep_once)
+    with override_settings(FETCH_HOST_MIN_INTERVAL_MS=250):
+        results = fetch_in_parallel([counting_server.url(f"/{n}.xml") for n in range(2)])
+    assert results == [200] * 2
+    first, second = sorted(turn_starts)
+    assert second - first >= 0.25
 
 
 def test_the_interval_is_per_host(counting_server, many_hosts):
