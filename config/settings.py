@@ -138,6 +138,18 @@ else:
         }
     }
 
+# Work leases (config/leases.py): a run, edition, refresh or delivery a worker claimed is
+# reclaimed by the dispatcher tick once its lease is this old without a heartbeat; workers renew
+# it every WORK_HEARTBEAT_SECONDS. With the minutely tick a dead worker's work is back in hand
+# within lease + 60 s.
+WORK_LEASE_SECONDS = env_int("WORK_LEASE_SECONDS", 45, minimum=2)
+WORK_HEARTBEAT_SECONDS = env_int("WORK_HEARTBEAT_SECONDS", 10, minimum=1)
+if WORK_HEARTBEAT_SECONDS * 2 > WORK_LEASE_SECONDS:
+    raise ImproperlyConfigured(
+        f"WORK_HEARTBEAT_SECONDS={WORK_HEARTBEAT_SECONDS} must be at most half of "
+        f"WORK_LEASE_SECONDS={WORK_LEASE_SECONDS}, so one missed beat does not lose a lease."
+    )
+
 # django-q2 delivers a task at least once: a task that outlives `timeout` is killed and handed
 # out again after `retry`, so retry must exceed timeout and every task must be idempotent.
 Q_CLUSTER = {

@@ -20,6 +20,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from billing import charges
+from config import leases
 from digests import enrichment, llm, on_run, writer
 from digests import relevance as model_relevance
 from digests.delivery.service import plan_for_run as plan_deliveries
@@ -38,7 +39,9 @@ from topics.candidates import followed_topic_item_ids
 logger = logging.getLogger(__name__)
 
 CANDIDATE_LIMIT = 1000
-RUN_TIMEOUT = timedelta(minutes=15)
+# A run is claimed at most this many times (a claim whose worker died, or whose database
+# connection dropped, counts); after that it is failed and can be retried by hand.
+MAX_RUN_ATTEMPTS = 2
 CONTENT_UPDATE_MIN_GAP = timedelta(days=1)
 MAX_TOPIC_TERMS = 12
 # All model calls of one run (relevance, summaries, narrative), well inside the worker's
@@ -288,11 +291,58 @@ def output_locale_for(subscription: Subscription) -> str:
     return preference.ui_locale if preference else "en"
 
 
-def _claim(run: Run, now: datetime) -> bool:
-    claimed = Run.objects.filter(
-        pk=run.pk, status__in=[Run.Status.PENDING, Run.Status.FAILED]
-    ).update(status=Run.Status.RUNNING, started_at=now, attempts=run.attempts + 1, error="")
-    return bool(claimed)
+def _claim(run: Run, now: datetime) -> int | None:
+    """Claim a pending (or failed, for retry) run with a lease; returns this claim's attempt
+    number — the fencing token the finish checks — or None when someone else has it."""
+    claimed = leases.claim(
+        Run.objects.filter(pk=run.pk, status__in=[Run.Status.PENDING, Run.Status.FAILED]),
+        now=now,
+        seen_attempts=run.attempts,
+        status=Run.Status.RUNNING,
+        started_at=now,
+        error="",
+    )
+    return run.attempts + 1 if claimed else None
+
+
+class LeaseLost(Exception):
+    """The run was reclaimed (its lease ran out) while this worker was still on it: another
+    attempt owns it now, and this one must write nothing."""
+
+
+def _mine(run_id: int, attempt: int):
+    return Run.objects.filter(pk=run_id, status=Run.Status.RUNNING, attempts=attempt)
+
+
+def _record_failure(run_id: int, attempt: int, exc: Exception, now: datetime, meter) -> None:
+    """Mark this attempt failed — or, when the database connection dropped and the run has
+    attempts left, put it back to pending with an expired lease so the next tick hands it out
+    again. Written on a fresh connection if this one is gone; conditional on still owning it."""
+    retry = leases.is_transient(exc) and attempt < MAX_RUN_ATTEMPTS
+    if retry:
+        changes = {
+            "status": Run.Status.PENDING,
+            "lease_expires_at": now,
+            "error": "The database connection dropped mid-run; retrying.",
+        }
+    else:
+        changes = {
+            "status": Run.Status.FAILED,
+            "finished_at": now,
+            "lease_expires_at": None,
+            "error": f"{type(exc).__name__}: {exc}"[:2000],
+        }
+
+    def write() -> int:
+        moved = _mine(run_id, attempt).update(
+            billing_breakdown=meter.breakdown(), error_code="", **changes
+        )
+        if moved:
+            # Delivered nothing, charged nothing; a retry holds its own budget again.
+            charges.release(run_id)
+        return moved
+
+    leases.write_status(write, what=f"run {run_id}")
 
 
 def _summary_input(c: Candidate) -> enrichment.SummaryInput:
@@ -447,8 +497,22 @@ def execute_run(run_id: int, *, now: datetime) -> Run | None:
     """Execute a pending (or failed, for retry) run exactly once. Safe to call twice: a run
     that is already running or finished is left alone and returned as it is."""
     run = Run.objects.select_related("subscription").filter(pk=run_id).first()
-    if run is None or not _claim(run, now):
+    if run is None or run.status == Run.Status.SUCCEEDED:
         return run
+    attempt = _claim(run, now)
+    if attempt is None:
+        return run
+    with leases.Heartbeat(Run, [run.pk], now=now, status=Run.Status.RUNNING, attempts=attempt):
+        _execute(run, attempt, now=now)
+    try:
+        run.refresh_from_db()
+    except Exception:  # the run is written; a dropped connection must not fail the task
+        logger.warning("could not re-read run %s", run_id, exc_info=True)
+    return run
+
+
+def _execute(run: Run, attempt: int, *, now: datetime) -> None:
+    run_id = run.pk
     subscription = run.subscription
     meter = RunMeter()  # one per attempt: a retry records what the retry itself did
     try:
@@ -469,6 +533,9 @@ def execute_run(run_id: int, *, now: datetime) -> Run | None:
         )
         texts = prepare_texts(run, subscription, scored, locale=locale, now=now, deadline=deadline)
         with transaction.atomic():
+            # The fence: a reclaimed run (this worker was presumed dead) is someone else's now.
+            if not leases.hold(_mine(run_id, attempt), attempt=attempt, now=now):
+                raise LeaseLost(run_id)
             selection = _deliver(run, subscription, scored, now, texts)
             selection.candidates_count = candidates_count
             selection.above_min_score = len(scored)
@@ -490,6 +557,7 @@ def execute_run(run_id: int, *, now: datetime) -> Run | None:
             run.status = Run.Status.SUCCEEDED
             run.error_code = ""
             run.finished_at = now
+            run.lease_expires_at = None
             run.save()
             # The one charge, committed with the delivery (refunded at once if empty).
             charges.settle(
@@ -503,18 +571,11 @@ def execute_run(run_id: int, *, now: datetime) -> Run | None:
                 Subscription.objects.filter(pk=subscription.pk).update(
                     status=Subscription.Status.COMPLETED
                 )
+    except LeaseLost:
+        logger.warning("run %s was reclaimed while attempt %s was on it", run_id, attempt)
     except Exception as exc:
         logger.exception("run %s failed", run_id)
-        Run.objects.filter(pk=run_id).update(
-            status=Run.Status.FAILED,
-            finished_at=now,
-            error=f"{type(exc).__name__}: {exc}"[:2000],
-            error_code="",
-            billing_breakdown=meter.breakdown(),
-        )
-        charges.release(run_id)  # a failed run delivered nothing and is not charged
-        run.refresh_from_db()
-    return run
+        _record_failure(run_id, attempt, exc, now, meter)
 
 
 def _refuse_for_credits(run: Run, budget: charges.Reservation, meter: RunMeter, now) -> Run:
@@ -522,6 +583,7 @@ def _refuse_for_credits(run: Run, budget: charges.Reservation, meter: RunMeter, 
     Run.objects.filter(pk=run.pk).update(
         status=Run.Status.FAILED,
         finished_at=now,
+        lease_expires_at=None,
         error=(
             f"Not enough credits: this run can cost up to {budget.needed} credits and "
             f"{budget.available} are available."

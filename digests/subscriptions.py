@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from billing import limits
+from config import leases
 from digests.delivery import endpoints
 from digests.delivery.subject import SubjectTemplateError, check_subject_template
 from digests.models import MAX_ITEMS_HARD_CAP, Run, Subscription, SubscriptionSource
@@ -491,6 +492,8 @@ def request_manual_run(subscription: Subscription, *, now: datetime) -> Run:
             user_id=subscription.owner_id,
             trigger=Run.Trigger.MANUAL,
             scheduled_at=now,
+            # A worker should claim it within a lease; if not, the tick hands it out again.
+            lease_expires_at=leases.lease_until(now),
         )
 
 
@@ -517,7 +520,7 @@ def retry_run(run: Run, *, now: datetime) -> Run:
             status=run.status,
         )
     moved = Run.objects.filter(pk=run.pk, status=Run.Status.FAILED).update(
-        status=Run.Status.PENDING, finished_at=None
+        status=Run.Status.PENDING, finished_at=None, lease_expires_at=leases.lease_until(now)
     )
     run.refresh_from_db()
     if not moved:
