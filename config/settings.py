@@ -123,7 +123,8 @@ REDIS_URL = parse_redis_url(env_str("REDIS_URL")) if env_str("REDIS_URL") else "
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # A Redis outage answers from memory instead of failing pages (config/cache.py).
+            "BACKEND": "config.cache.ResilientRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "tidings"),
         }

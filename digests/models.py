@@ -280,7 +280,7 @@ class LLMBudgetDay(models.Model):
         return f"{self.day}: {self.tokens_used} tokens"
 
 
-class CombinationCacheEntry(models.Model):
+class CombinationCacheEntry(LeasedWork):
     """One LLM result shared by every identical request (seed 002): the key is the sha256 of
     the sorted inputs, the options and the period window. The unique key makes concurrent
     identical requests compute once; the others wait for `ready`."""
