@@ -348,6 +348,9 @@ for _name in ("SOURCE_REPUTATION_ALLOW", "SOURCE_REPUTATION_DENY"):
             raise ImproperlyConfigured(f"{_name}: {_domain!r} is not a domain name.")
 # Public topic editions are produced at platform cost; at most this many at once (SPEC §9).
 TOPIC_EDITION_CONCURRENCY = env_int("TOPIC_EDITION_CONCURRENCY", 2, minimum=1)
+# A rendered Inbox page is reused while nothing it shows has changed (inbox/page_cache.py), at
+# most this long.
+INBOX_PAGE_CACHE_SECONDS = env_int("INBOX_PAGE_CACHE_SECONDS", 3600, minimum=0)
 # Test-only: hostnames (not addresses) that may resolve to loopback, for fixture servers.
 # Never read from the environment or user input; tests switch it on with override_settings.
 FETCH_TEST_ONLY_LOOPBACK_HOSTS: tuple[str, ...] = ()

@@ -29,6 +29,7 @@ from digests.models import Run, RunItem, Subscription, SubscriptionSource
 from digests.scoring import Interests, impact, overall, relevance
 from digests.summaries import TEMPLATE, template_narrative
 from inbox.models import UserContentState, UserPreference
+from inbox.page_cache import inbox_changed
 from ingest.models import ContentItem
 from ingest.pool.full_text import ensure_full_text_of_top
 from ingest.pool.levels import rate_unrated, reading_level_in
@@ -490,6 +491,7 @@ def _deliver(
         changed_states,
         ["last_delivered_at", "delivered_count", "last_delivered_content_hash", "last_run"],
     )
+    inbox_changed(run.user_id)
     return selection
 
 

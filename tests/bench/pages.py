@@ -119,12 +119,14 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-def _start_server(data_dir: str, port: int) -> subprocess.Popen:
+def _start_server(
+    data_dir: str, port: int, *, secret_key: str = "pages-benchmark-" + "x" * 40
+) -> subprocess.Popen:
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "DEBUG": "0",
-        "SECRET_KEY": "pages-benchmark-" + "x" * 40,
+        "SECRET_KEY": secret_key,
         "ALLOWED_HOSTS": "127.0.0.1",
         "SECURE_SSL_REDIRECT": "0",
         "DATABASE_URL": _database_url(),
