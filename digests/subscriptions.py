@@ -21,6 +21,7 @@ from digests.delivery import endpoints
 from digests.delivery.subject import SubjectTemplateError, check_subject_template
 from digests.models import MAX_ITEMS_HARD_CAP, Run, Subscription, SubscriptionSource
 from digests.schedule import ScheduleError, next_run_after, normalize_cron, validate_timezone
+from inbox.page_cache import inbox_changed
 from ingest.models import UserSource
 from ingest.text.reading import ReadingLevelError, clean_reading_levels
 
@@ -389,6 +390,7 @@ def create_subscription(user, data: dict, *, now: datetime) -> Subscription:
         subscription.save()
         _set_sources(subscription, source_ids)
         subscription.webhook_secret = endpoints.set_url(subscription, webhook_url, now=now)
+        inbox_changed(user.pk)  # the Inbox's filter lists subscriptions by name
     return subscription
 
 
@@ -445,6 +447,7 @@ def update_subscription(subscription: Subscription, data: dict, *, now: datetime
             _set_sources(subscription, source_ids)
         if webhook_url is not None:
             subscription.webhook_secret = endpoints.set_url(subscription, webhook_url, now=now)
+        inbox_changed(subscription.owner_id)  # its name shows on the Inbox
     return subscription
 
 
@@ -478,7 +481,9 @@ def resume(subscription: Subscription, *, now: datetime) -> None:
 def soft_delete(subscription: Subscription, *, now: datetime) -> None:
     subscription.deleted_at = now
     subscription.next_run_at = None
-    subscription.save(update_fields=["deleted_at", "next_run_at", "updated_at"])
+    with transaction.atomic():
+        subscription.save(update_fields=["deleted_at", "next_run_at", "updated_at"])
+        inbox_changed(subscription.owner_id)
 
 
 def request_manual_run(subscription: Subscription, *, now: datetime) -> Run:

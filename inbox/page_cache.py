@@ -5,10 +5,10 @@ changes only when a run delivers to the user, the user acts on an item, or the u
 subscriptions change. So the rendered page is kept in the cache under a key made of:
 
 - the user's `inbox_version` (inbox.models.UserPreference), bumped by `inbox_changed()` in the
-  same transaction as every delivery (digests.runner) and every item action (inbox.states) —
-  a database counter, so a change can never be missed the way a lost cache write could;
-- a stamp of the user's subscriptions (how many, last changed), which the filter and the items
-  show by name;
+  same transaction as every delivery (digests.runner), every item action (inbox.states) and
+  every subscription created, changed or deleted (digests.subscriptions: the filter and the
+  items show subscriptions by name) — a database counter read with the preferences every
+  request loads anyway, so a change can never be missed the way a lost cache write could;
 - the language, the time zone and the full path (filters, cursor).
 
 Two things differ per request and are left as markers in the cached copy, filled in on the
@@ -22,7 +22,8 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 
 from django.conf import settings
 from django.contrib import messages
@@ -57,14 +58,25 @@ def fill(html: str, request: HttpRequest, *, now: datetime | None = None) -> str
     request's CSRF token."""
     now = now or timezone.now()
 
+    language = translation.get_language() or ""
+    stamp = int(now.timestamp())
+
     def ago(match: re.Match) -> str:
-        when = datetime.fromtimestamp(int(match.group(1)), UTC)
-        return _("%(when)s ago") % {"when": timesince(when, now)}
+        # Whole minutes are all timesince() shows: the text is shared by every item (and
+        # every request) of the same age in minutes.
+        return _ago_text(language, (stamp - int(match.group(1))) // 60)
 
     html = _AGO.sub(ago, html)
     if CSRF_MARKER in html:
         html = html.replace(CSRF_MARKER, get_token(request))
     return html
+
+
+@lru_cache(maxsize=8192)
+def _ago_text(language: str, minutes: int) -> str:
+    now = datetime(2000, 1, 1, tzinfo=UTC)
+    with translation.override(language):
+        return _("%(when)s ago") % {"when": timesince(now - timedelta(minutes=minutes), now)}
 
 
 def render_page(request: HttpRequest, template: str, context: dict, *, status: int = 200):
@@ -74,27 +86,24 @@ def render_page(request: HttpRequest, template: str, context: dict, *, status: i
     return response
 
 
-def _key(request: HttpRequest, stamp: str) -> str:
+def _key(request: HttpRequest) -> str:
     preference = getattr(request, "preference", None)
     parts = [
         str(request.user.pk),
         str(preference.inbox_version if preference else 0),
         preference.timezone if preference else "UTC",
         translation.get_language() or "",
-        stamp,
         request.get_full_path(),
     ]
     digest = hashlib.sha256("\n".join(parts).encode()).hexdigest()
     return f"inbox-page:{request.user.pk}:{digest}"
 
 
-def cached_page(
-    request: HttpRequest, stamp: str, build: Callable[[], tuple[str, dict, bool]]
-) -> HttpResponse:
+def cached_page(request: HttpRequest, build: Callable[[], tuple[str, dict, bool]]) -> HttpResponse:
     """The page `build()` describes — (template, context, cacheable) — from the cache when
     the user's Inbox has not changed since it was rendered."""
     usable = request.method == "GET" and not len(messages.get_messages(request))
-    key = _key(request, stamp) if usable else ""
+    key = _key(request) if usable else ""
     html = cache.get(key) if usable else None
     if html is None:
         template, context, cacheable = build()
