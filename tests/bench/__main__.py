@@ -49,6 +49,8 @@ BENCHMARKS = (
     "billing",
     "delivery",
     "load",
+    "recovery",
+    "dstyear",
 )
 # `all` stops a benchmark that takes longer than this (per benchmark, by size).
 TIMEOUT_SECONDS = {"smoke": 600, "small": 3600, "full": 6 * 3600}
