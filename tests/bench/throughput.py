@@ -33,6 +33,7 @@ from django.utils import timezone
 
 from digests.models import Run, Subscription, SubscriptionSource
 from digests.scheduler import claim_due_subscriptions
+from tests.bench import scaleout
 from tests.bench.generate import TextBank, add_items, analyze, make_sources
 from tests.bench.run import SOURCE_BASED, TOPIC_ONLY
 
@@ -147,7 +148,10 @@ def run(size: str = "full") -> dict:
         broker.delete_queue()
     done = Run.objects.filter(pk__in=run_ids)
     per_hour = len(run_ids) / wall * 3600
+    # One and two worker groups on PostgreSQL, a Redis broker and S3 (tests/bench/scaleout.py).
+    scaled = scaleout.measure(size) if connection.vendor == "postgresql" else {}
     return {
+        **scaled,
         "name": "throughput",
         "database": connection.vendor,
         "broker": broker_name,
@@ -186,4 +190,5 @@ def describe(result: dict) -> list[str]:
         f"{result['executed_more_than_once']} executed more than once; "
         f"{result['items_delivered']:,} items delivered)",
         f"  ratio (runs/hour ÷ 50,000 goal): {result['ratio']}",
+        *(scaleout.describe(result) if "scaleout_runs" in result else []),
     ]

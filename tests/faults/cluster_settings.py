@@ -3,6 +3,7 @@ workers, tickers and gunicorn — on the test's own database and its own Redis (
 never the shared one), with the queue running for real."""
 
 import os
+import socket
 
 from tests.settings import *  # noqa: F403
 from tests.settings import DATABASES, Q_CLUSTER
@@ -32,6 +33,19 @@ CACHES = {
 ANTHROPIC_API_KEY = os.environ.get("TIDINGS_FAULT_LLM_KEY", "")
 LLM_MAX_RETRIES = 0
 FETCH_TEST_ONLY_LOOPBACK_HOSTS = ("localhost",)
+# The scale-out benchmark's sites: many host names, all on loopback, in these processes only.
+_SUFFIX = os.environ.get("TIDINGS_FAULT_LOOPBACK_SUFFIX", "")
+if _SUFFIX:
+    _real_getaddrinfo = socket.getaddrinfo
+
+    def _getaddrinfo(host, port, *args, **kwargs):
+        if isinstance(host, str) and host.endswith(_SUFFIX):
+            host = "127.0.0.1"
+        return _real_getaddrinfo(host, port, *args, **kwargs)
+
+    socket.getaddrinfo = _getaddrinfo
+    FETCH_TEST_ONLY_LOOPBACK_HOSTS = tuple(os.environ["TIDINGS_FAULT_LOOPBACK_HOSTS"].split(","))
+FULLTEXT_TOP_K = int(os.environ.get("TIDINGS_FAULT_FULLTEXT_TOP_K", "0"))
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

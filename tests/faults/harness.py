@@ -137,7 +137,14 @@ class OwnRedis:
 class Deployment:
     """Everything a fault scenario starts, torn down (killed) at the end whatever happened."""
 
-    def __init__(self, *, lease_seconds: int = 3, heartbeat_seconds: int = 1, llm_url: str = ""):
+    def __init__(
+        self,
+        *,
+        lease_seconds: int = 3,
+        heartbeat_seconds: int = 1,
+        llm_url: str = "",
+        extra_env: dict[str, str] | None = None,
+    ):
         self.folder = Path(tempfile.mkdtemp(prefix="tidings-faults-"))
         self.queue = f"tidings-faults-{os.getpid()}-{uuid.uuid4().hex[:8]}"
         self.redis = OwnRedis(self.folder)
@@ -154,6 +161,7 @@ class Deployment:
         }
         if llm_url:
             self.env |= {"ANTHROPIC_BASE_URL": llm_url, "TIDINGS_FAULT_LLM_KEY": "test"}
+        self.env |= extra_env or {}
 
     def __enter__(self) -> Deployment:
         self.redis.start()
