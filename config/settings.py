@@ -159,7 +159,10 @@ Q_CLUSTER = {
     "timeout": env_int("Q_TIMEOUT", 300, minimum=10),
     "retry": env_int("Q_TIMEOUT", 300, minimum=10) + 60,
     "max_attempts": 3,
-    "queue_limit": 50,
+    # Tasks a cluster pulls from the broker ahead of its workers: one each. More would leave
+    # other machines' clusters idle while this one sits on a burst, and lose them all to its
+    # death (they come back only when their leases run out).
+    "queue_limit": env_int("Q_WORKERS", 2, minimum=1),
     "save_limit": 500,
     # After downtime the scheduler runs the tick once, not once per missed minute.
     "catch_up": False,

@@ -43,7 +43,7 @@ from topics.models import Edition, EditionItem, Topic
 
 SIZES = {
     # readers, items per reader, seconds per measurement
-    "smoke": (4, 100, 4),
+    "smoke": (4, 100, 3),
     "small": (20, 500, 10),
     "full": (40, 2000, 30),
 }
@@ -261,6 +261,7 @@ def run(size: str = "full") -> dict:
         "readers": readers,
         "items_per_reader": items,
         **results,
+        "checks": {f"{name}: no request failed": not r["errors"] for name, r in results.items()},
         "ratio": round(
             results["inbox"]["requests_per_second"]
             / results["inbox_uncached"]["requests_per_second"],

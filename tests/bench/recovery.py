@@ -8,9 +8,11 @@ are in flight; Redis (broker and cache) crashing for OUTAGE seconds; and, as the
 fault with two worker groups and two tickers. Recovery time runs from the fault (for the
 outage: from Redis being back) until every piece of work in flight is finished.
 
-Sizes: `smoke` and `small` use the fault tests' timing (leases of 3 s, a tick every second,
-a 10 s outage); `full` uses the production timing — leases of 45 s with a 10 s heartbeat and
-the minutely tick — and a one-minute outage, so its figures are what a deployment sees.
+Sizes: `small` runs every fault with the fault tests' timing (leases of 3 s, a tick every
+second, a 10 s outage); `smoke` only the first kill, with 4 runs; `full` uses the production
+timing — leases of 45 s with a 10 s heartbeat and the minutely tick — and a one-minute outage,
+so its figures are what a deployment sees. On SQLite there is nothing to measure (the
+processes share a PostgreSQL database): the result says so.
 ratio = the slowest recovery ÷ 120 s (the goal: nothing stuck for more than 2 minutes).
 """
 
@@ -33,16 +35,18 @@ SIZES = {
 
 def run(size: str = "full") -> dict:
     if connection.vendor != "postgresql":
-        raise SystemExit("the recovery benchmark needs PostgreSQL: set DATABASE_URL")
+        return {"name": "recovery", "size": size, "skipped": "needs PostgreSQL (DATABASE_URL)"}
     timing, outage = SIZES[size]
-    faults = [
-        scenarios.two_clusters_two_tickers(timing),
-        scenarios.worker_killed_mid_run(timing),
-        scenarios.worker_killed_mid_edition(timing),
-        scenarios.database_dropped_mid_batch(timing),
-    ]
-    if size != "smoke":
-        faults.append(scenarios.redis_down(timing, outage_seconds=outage))
+    if size == "smoke":
+        faults = [scenarios.worker_killed_mid_run(timing, runs=4)]
+    else:
+        faults = [
+            scenarios.two_clusters_two_tickers(timing),
+            scenarios.worker_killed_mid_run(timing),
+            scenarios.worker_killed_mid_edition(timing),
+            scenarios.database_dropped_mid_batch(timing),
+            scenarios.redis_down(timing, outage_seconds=outage),
+        ]
     slowest = max(f["recovery_seconds"] for f in faults if "recovery_seconds" in f)
     return {
         "name": "recovery",
@@ -55,6 +59,12 @@ def run(size: str = "full") -> dict:
         "faults": faults,
         "slowest_recovery_seconds": slowest,
         "ratio": round(slowest / GOAL_SECONDS, 2),
+        "checks": {
+            f"{fault['fault']}: nothing stuck, lost or done twice": _problems(fault)
+            == "nothing stuck, lost or twice"
+            for fault in faults
+        }
+        | {f"every recovery within {GOAL_SECONDS} s": slowest <= GOAL_SECONDS},
     }
 
 
@@ -75,6 +85,8 @@ def _problems(fault: dict) -> str:
 
 
 def describe(result: dict) -> list[str]:
+    if "skipped" in result:
+        return [f"recovery benchmark skipped: {result['skipped']}"]
     lines = [
         f"recovery benchmark on {result['database']} with a Redis broker, {result['cpus']} CPUs; "
         f"leases {result['lease_seconds']} s (heartbeat {result['heartbeat_seconds']} s), "
