@@ -13,6 +13,11 @@ ratio = runs per hour / 50,000 (the goal).
 Sizes (tests/bench/sizes.py): full = 100k pool items, 2,000 runs; small = 10k items, 300 runs;
 smoke = 1k items, 40 runs (the cluster's start-up is then most of the time; it is not in the
 clock). Checks: every run succeeded, none was executed twice.
+
+On PostgreSQL it then measures the scale-out deployment with one and two worker groups, a Redis
+broker and S3 storage (tests/bench/scaleout.py: runs and refreshes that wait on other servers;
+smoke 6 runs, small 60 runs and 200 refreshes, full 200 and 600; ratio two groups ÷ one, goal
+≥ 1.7), with its own checks: nothing failed or done twice, every large body in S3.
 """
 
 from __future__ import annotations
@@ -173,6 +178,7 @@ def run(size: str = "full") -> dict:
         "checks": {
             "every run succeeded": done.filter(status=Run.Status.SUCCEEDED).count() == len(run_ids),
             "no run executed twice": not done.filter(attempts__gt=1).exists(),
+            **scaled.pop("scaleout_checks", {}),
         },
     }
 
