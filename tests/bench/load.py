@@ -26,20 +26,16 @@ import os
 import subprocess
 import sys
 import tempfile
-from datetime import date, timedelta
 from pathlib import Path
 
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-from django.contrib.auth.models import User
 from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection
 from django.test import override_settings
 
 from inbox.tokens import issue_token
-from ingest.models import ContentItem
 from tests.bench import inbox as inbox_bench
 from tests.bench import pages as pages_bench
-from topics.models import Edition, EditionItem, Topic
 
 SIZES = {
     # readers, items per reader, seconds per measurement
@@ -72,61 +68,10 @@ def _readers(count: int, items: int) -> tuple[list[str], list[str]]:
 
 
 def _public_topic() -> list[str]:
-    owner = User.objects.create_user("load-topics", "load-topics@bench.example")
-    now = inbox_bench.NOW
-    topic = Topic.objects.create(
-        slug="load-topic",
-        title="Load topic",
-        description="A public topic for the load benchmark.",
-        owner=owner,
-        cron="0 8 * * *",
-        last_edition_at=now,
-    )
-    items = ContentItem.objects.bulk_create(
-        ContentItem(
-            canonical_url=f"https://public.example/{n}",
-            canonical_url_hash=f"p{n:063d}",
-            title=f"Public story {n}: what changed and why it matters",
-            description="A summary of two sentences. It is long enough to look real.",
-            first_seen_at=now,
-            last_seen_at=now,
-        )
-        for n in range(EDITIONS * 30)
-    )
-    editions = Edition.objects.bulk_create(
-        Edition(
-            topic=topic,
-            edition_date=date(2026, 11, 22) - timedelta(days=n),
-            status=Edition.Status.SUCCEEDED,
-            scheduled_at=now - timedelta(days=n),
-            published_at=now - timedelta(days=n),
-            finished_at=now - timedelta(days=n),
-            item_count=30,
-            narrative_md="**Story** leads this issue.",
-        )
-        for n in range(EDITIONS)
-    )
-    EditionItem.objects.bulk_create(
-        EditionItem(
-            edition=edition,
-            item=items[e * 30 + rank],
-            canonical_url_hash=items[e * 30 + rank].canonical_url_hash,
-            rank=rank + 1,
-            title=items[e * 30 + rank].title,
-            url=items[e * 30 + rank].canonical_url,
-            summary="A summary of two sentences.",
-            source_name="Public Example",
-            published_at=now,
-        )
-        for e, edition in enumerate(editions)
-        for rank in range(30)
-    )
-    return [
-        "/",
-        "/topics",
-        f"/topics/{topic.slug}",
-        f"/topics/{topic.slug}/editions/{editions[3].edition_date:%Y-%m-%d}",
-    ]
+    """The `pages` benchmark's public topic, and the public pages to visit."""
+    edition_page = pages_bench._populate(EDITIONS)
+    topic_page = edition_page.split("/editions/")[0]
+    return ["/", "/topics", topic_page, edition_page]
 
 
 def _locust(user_class: str, host: str, credentials: Path, seconds: int, folder: Path) -> dict:
