@@ -19,6 +19,7 @@ ratio = the slowest recovery ÷ 120 s (the goal: nothing stuck for more than 2 m
 from __future__ import annotations
 
 import os
+import shutil
 
 from django.db import connection
 
@@ -36,6 +37,8 @@ SIZES = {
 def run(size: str = "full") -> dict:
     if connection.vendor != "postgresql":
         return {"name": "recovery", "size": size, "skipped": "needs PostgreSQL (DATABASE_URL)"}
+    if shutil.which("redis-server") is None:
+        return {"name": "recovery", "size": size, "skipped": "needs redis-server installed"}
     timing, outage = SIZES[size]
     if size == "smoke":
         faults = [scenarios.worker_killed_mid_run(timing, runs=4)]
