@@ -441,7 +441,8 @@ def _deliver(
     UserPreference.objects.get_or_create(user_id=run.user_id)
     # One row lock per user serializes concurrent runs of the same user, so two runs never
     # both decide to deliver one item; the unique (run, hash) and (user, hash) keys back it up.
-    UserPreference.objects.select_for_update().get(user_id=run.user_id)
+    # The lock is the UPDATE that also tells the Inbox page cache something changed.
+    inbox_changed(run.user_id)
     states = _states_for(run.user_id, [c.canonical_url_hash for c in scored], lock=True)
     selection = select(subscription, scored, states, now)
     summaries = texts.summaries_for(selection.selected)
@@ -491,7 +492,6 @@ def _deliver(
         changed_states,
         ["last_delivered_at", "delivered_count", "last_delivered_content_hash", "last_run"],
     )
-    inbox_changed(run.user_id)
     return selection
 
 
