@@ -39,7 +39,7 @@ from tests.bench import pages as pages_bench
 
 SIZES = {
     # readers, items per reader, seconds per measurement
-    "smoke": (4, 100, 3),
+    "smoke": (4, 100, 2),
     "small": (20, 500, 10),
     "full": (40, 2000, 30),
 }
@@ -146,7 +146,10 @@ def _measure(folder, credentials, seconds, cache_seconds, measured, sessions, to
     try:
         # Signing with the key the sessions were made with.
         server = pages_bench._start_server(
-            str(folder / f"data-{cache_seconds}"), port, secret_key=SECRET_KEY
+            str(folder / f"data-{cache_seconds}"),
+            port,
+            secret_key=SECRET_KEY,
+            collect_static=cache_seconds == "0",  # the first of the two servers
         )
     finally:
         del os.environ["INBOX_PAGE_CACHE_SECONDS"]

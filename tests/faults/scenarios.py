@@ -46,16 +46,22 @@ def _deployment(timing: Timing, model) -> Deployment:
 
 def worker_killed_mid_run(timing: Timing, *, runs: int = 10) -> dict:
     """Machine A's worker group is killed (`kill -9` of qcluster and all its workers) while
-    runs are in flight and more are in its memory; machine B is up and takes them over."""
+    it is running a run (and may hold more in its memory); machine B, up all along, takes them
+    over once their leases run out."""
     with (
         workload.slow_model(timing.model_seconds) as model,
         _deployment(timing, model) as deployment,
     ):
         subscriptions = workload.due_subscriptions(runs, now=timezone.now())
         machine_a = deployment.cluster("cluster-a")
-        deployment.ticker("ticker", every=timing.tick_every)
-        wait_for(workload.wait_until_running(Run, at_least=2), timeout=timing.timeout, what="runs")
         deployment.cluster("cluster-b")
+        deployment.ticker("ticker", every=timing.tick_every)
+        wait_for(
+            lambda: _has_a_run_in_hand(machine_a),
+            timeout=timing.timeout,
+            what="cluster A to be running a run",
+            every=0.05,
+        )
         in_flight = Run.objects.exclude(status__in=workload.FINISHED).count()
         running = Run.objects.filter(status=Run.Status.RUNNING).count()
         clock = Stopwatch()
@@ -72,6 +78,13 @@ def worker_killed_mid_run(timing: Timing, *, runs: int = 10) -> dict:
             "recovery_seconds": clock.seconds(),
             **workload.runs_report(subscriptions),
         }
+
+
+def _has_a_run_in_hand(cluster) -> bool:
+    """The cluster's log shows a run started and not finished yet."""
+    log = cluster.log()
+    started = log.count("'digests.tasks.execute_run' [runs]")
+    return started > log.count("Processed 'digests.tasks.execute_run'")
 
 
 def worker_killed_mid_edition(timing: Timing) -> dict:
