@@ -58,8 +58,10 @@ def worker_killed_mid_run(timing: Timing, *, runs: int = 10) -> dict:
         deployment.ticker("ticker", every=timing.tick_every)
         # Three runs claimed by four workers (two per group): at least one is A's.
         wait_for(
-            lambda: _has_a_run_in_hand(machine_a)
-            and Run.objects.filter(status=Run.Status.RUNNING).count() >= 3,
+            lambda: (
+                _has_a_run_in_hand(machine_a)
+                and Run.objects.filter(status=Run.Status.RUNNING).count() >= 3
+            ),
             timeout=timing.timeout,
             what="cluster A to be running a run",
             every=0.05,
