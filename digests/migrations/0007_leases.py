@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('digests', '0005_run_error_code_and_paused_reason'),
+        ('digests', '0006_email_and_webhook_delivery'),
     ]
 
     operations = [
