@@ -505,15 +505,17 @@ def execute_run(run_id: int, *, now: datetime) -> Run | None:
     if attempt is None:
         return run
     with leases.Heartbeat(Run, [run.pk], now=now, status=Run.Status.RUNNING, attempts=attempt):
-        _execute(run, attempt, now=now)
-    try:
-        run.refresh_from_db()
-    except Exception:  # the run is written; a dropped connection must not fail the task
-        logger.warning("could not re-read run %s", run_id, exc_info=True)
+        succeeded = _execute(run, attempt, now=now)
+    if not succeeded:  # the row was written with an UPDATE: read it back
+        try:
+            run.refresh_from_db()
+        except Exception:  # the run is written; a dropped connection must not fail the task
+            logger.warning("could not re-read run %s", run_id, exc_info=True)
     return run
 
 
-def _execute(run: Run, attempt: int, *, now: datetime) -> None:
+def _execute(run: Run, attempt: int, *, now: datetime) -> bool:
+    """One attempt; True when it succeeded (then `run` is the row as saved)."""
     run_id = run.pk
     subscription = run.subscription
     meter = RunMeter()  # one per attempt: a retry records what the retry itself did
@@ -521,7 +523,8 @@ def _execute(run: Run, attempt: int, *, now: datetime) -> None:
         # The budget check, before any work: holds the run's upper-bound cost, or refuses.
         budget = charges.reserve(run, subscription, now=now)
         if not budget.ok:
-            return _refuse_for_credits(run, budget, meter, now)
+            _refuse_for_credits(run, budget, meter, now)
+            return True  # _refuse_for_credits read the row back
         on_run.collect(subscription, now=now, meter=meter)
         candidates_count, scored = score_candidates(subscription, now=now)
         # Full text for the top FULLTEXT_TOP_K candidates only (seed 000 §7.2); never fails a run.
@@ -575,9 +578,12 @@ def _execute(run: Run, attempt: int, *, now: datetime) -> None:
                 )
     except LeaseLost:
         logger.warning("run %s was reclaimed while attempt %s was on it", run_id, attempt)
+        return False
     except Exception as exc:
         logger.exception("run %s failed", run_id)
         _record_failure(run_id, attempt, exc, now, meter)
+        return False
+    return True
 
 
 def _refuse_for_credits(run: Run, budget: charges.Reservation, meter: RunMeter, now) -> Run:
