@@ -93,6 +93,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # Dates and times shown one way everywhere, with their zone (config/moments.py).
+            "libraries": {"moments": "config.moments"},
         },
     },
 ]
@@ -193,6 +195,8 @@ LOGIN_FAILURE_WINDOW_SECONDS = env_int("LOGIN_FAILURE_WINDOW_SECONDS", 900, mini
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("zh-hans", _("Simplified Chinese"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Our short and long date formats per language (config/formats/).
+FORMAT_MODULE_PATH = ["config.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -201,6 +205,8 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Files browsers ask for at the site's root (/favicon.ico), served by WhiteNoise as they are.
+WHITENOISE_ROOT = BASE_DIR / "static" / "root"
 MEDIA_ROOT = DATA_DIR / "media"
 MEDIA_URL = "media/"
 
@@ -283,6 +289,9 @@ REST_FRAMEWORK = {
         # Scoped throttles (config/api/throttling.py): a subscription preview runs the whole
         # selection pipeline, so it is limited per user; the schedule preview is public.
         "subscription_preview": env_str("API_PREVIEW_RATE", "30/hour"),
+        # Interests a model suggests for a topic (digests/interests.py); past it, the word
+        # extractor answers instead.
+        "interests": env_str("API_INTERESTS_RATE", "60/hour"),
         "schedule_preview": env_str("API_SCHEDULE_PREVIEW_RATE", "60/min"),
         "public_topics": env_str("API_PUBLIC_TOPICS_RATE", "120/min"),
     },
@@ -322,6 +331,8 @@ COMBINATION_CACHE_TTL_HOURS = {
     "narrative": env_int("COMBINATION_CACHE_NARRATIVE_TTL_HOURS", 14 * 24, minimum=1),
     "summary": env_int("COMBINATION_CACHE_SUMMARY_TTL_HOURS", 30 * 24, minimum=1),
     "relevance": env_int("COMBINATION_CACHE_RELEVANCE_TTL_HOURS", 7 * 24, minimum=1),
+    # Interests suggested for a topic in plain words (digests/interests.py).
+    "interests": env_int("COMBINATION_CACHE_INTERESTS_TTL_HOURS", 30 * 24, minimum=1),
 }
 COMBINATION_CACHE_LEASE_SECONDS = env_int(
     "COMBINATION_CACHE_LEASE_SECONDS", LLM_TIMEOUT_SECONDS * (LLM_MAX_RETRIES + 1), minimum=1

@@ -21,8 +21,13 @@ from rest_framework.views import APIView
 
 from billing import charges
 from config.api.errors import APIConflictError, APIInputError
-from config.api.throttling import LiveScopedRateThrottle, ScopedIPRateThrottle
-from digests import runner, schedule, subscriptions
+from config.api.throttling import (
+    LiveScopedRateThrottle,
+    ScopedIPRateThrottle,
+    wait_before_another,
+)
+from digests import interests as topic_interests
+from digests import llm, runner, schedule, subscriptions
 from digests.delivery import endpoints, service
 from digests.delivery.addresses import recipient_for
 from digests.models import Delivery, Run, RunItem, Subscription, WebhookEndpoint
@@ -357,6 +362,13 @@ class PreviewSerializer(serializers.Serializer):
     dedup_skipped = serializers.IntegerField()
     selected = PreviewItemSerializer(many=True)
     empty_reason = serializers.CharField()
+    interests = serializers.ListField(
+        child=serializers.CharField(), help_text="The interests the preview matched."
+    )
+    advice = serializers.CharField(
+        help_text="When nothing would be delivered: why, and what to change (in the asker's "
+        "language)."
+    )
 
 
 class SubscriptionPreviewView(APIView):
@@ -377,6 +389,81 @@ class SubscriptionPreviewView(APIView):
     @extend_schema(request=None, responses=PreviewSerializer)
     def post(self, request, subscription_id: int):
         return self._preview(request, subscription_id)
+
+
+def _model_allowed(request) -> bool:
+    """Whether this request may ask the model for interests: a per-user allowance (the
+    `interests` throttle scope, shared with the console); past it the extractor answers."""
+    return not llm.is_configured() or wait_before_another(request, "interests") is None
+
+
+class DraftPreviewView(APIView):
+    """What a subscription not created yet would deliver now: the same fields as creating
+    one (none required), nothing written, never charged. Interests left empty are derived
+    from the topic, as creating would."""
+
+    throttle_classes = [UserRateThrottle, LiveScopedRateThrottle]
+    throttle_scope = "subscription_preview"
+
+    @extend_schema(
+        operation_id="v1_subscriptions_draft_preview",
+        request=SubscriptionSerializer,
+        responses=PreviewSerializer,
+    )
+    def post(self, request):
+        if not isinstance(request.data, dict):
+            raise APIInputError({"non_field_errors": "Send a JSON object."})
+        data = request.data
+        needs_model = bool(data.get("topic")) and not data.get("interests")
+        draft = _service_call(
+            subscriptions.draft,
+            request.user,
+            data,
+            now=timezone.now(),
+            use_model=not needs_model or _model_allowed(request),
+        )
+        selection = runner.preview(
+            draft.subscription, now=timezone.now(), source_ids=draft.source_ids
+        )
+        return Response(PreviewSerializer(selection).data)
+
+
+class InterestsQuerySerializer(serializers.Serializer):
+    topic = serializers.CharField(max_length=500, help_text="What to keep up with, in plain words")
+    locale = serializers.CharField(
+        max_length=16,
+        required=False,
+        help_text="Language of the reader (en, zh-hans, ja, ko); default: the asker's UI language",
+    )
+
+
+class InterestsSerializer(serializers.Serializer):
+    interests = serializers.ListField(child=serializers.CharField())
+    negative_keywords = serializers.ListField(child=serializers.CharField())
+    source = serializers.ChoiceField(
+        choices=[topic_interests.MODEL, topic_interests.WORDS],
+        help_text="`model`: suggested by the AI model (cached per topic and language); "
+        "`words`: taken from the topic's words (no model key, the model failed, or this "
+        "user's allowance of model suggestions is spent)",
+    )
+
+
+class InterestsView(APIView):
+    """Interests (and negative keywords) for a topic in plain words: what creating a
+    subscription with only a topic would store, to show and edit before creating it."""
+
+    @extend_schema(request=InterestsQuerySerializer, responses=InterestsSerializer)
+    def post(self, request):
+        query = InterestsQuerySerializer(data=request.data)
+        query.is_valid(raise_exception=True)
+        locale = query.validated_data.get("locale") or subscriptions.user_locale(request.user)
+        suggestion = topic_interests.suggest(
+            query.validated_data["topic"],
+            locale=locale,
+            now=timezone.now(),
+            use_model=_model_allowed(request),
+        )
+        return Response(InterestsSerializer(suggestion).data)
 
 
 class RunRetryView(APIView):

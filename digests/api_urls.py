@@ -5,6 +5,12 @@ from digests import api
 urlpatterns = [
     path("subscriptions", api.SubscriptionListView.as_view(), name="api-subscriptions"),
     path(
+        "subscriptions/preview",
+        api.DraftPreviewView.as_view(),
+        name="api-subscription-draft-preview",
+    ),
+    path("interests", api.InterestsView.as_view(), name="api-interests"),
+    path(
         "subscriptions/<int:subscription_id>",
         api.SubscriptionDetailView.as_view(),
         name="api-subscription",

@@ -62,7 +62,7 @@ def set_up_demo(*, now: datetime) -> DemoResult:
 
     existing = set(Subscription.objects.alive().filter(owner=user).values_list("name", flat=True))
     for key in DEMO_TEMPLATES:
-        if subscriptions.TEMPLATES[key].name not in existing:
+        if str(subscriptions.TEMPLATES[key].name) not in existing:
             subscriptions.create_from_template(
                 user, key, now=now, timezone="UTC", source_ids=source_ids
             )

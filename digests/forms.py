@@ -110,6 +110,51 @@ def initial_for(subscription, form_fields) -> dict:
     return initial
 
 
+def draft_data(post) -> dict:
+    """The values of a subscription form as posted, for a preview before saving
+    (digests.subscriptions.draft checks them): no field is required yet."""
+    data = {
+        "topic": post.get("topic", ""),
+        "interests": post.get("interests", ""),
+        "negative_keywords": post.get("negative_keywords", ""),
+        "reading_levels": post.getlist("reading_levels"),
+        "source_ids": [int(i) for i in post.getlist("source_ids") if i.isdigit()],
+    }
+    if post.get("length"):
+        data["length"] = post["length"]
+    return data
+
+
+def redisplayed(post, form_fields, **changes) -> dict:
+    """Initial values that show a posted form again as it was (with `changes`), without
+    judging it: a preview is not a save, so no field error belongs on it yet."""
+    initial = {}
+    for name, field in form_fields.items():
+        if isinstance(field, forms.MultipleChoiceField):
+            initial[name] = post.getlist(name)
+        elif name in post:
+            initial[name] = post.get(name)
+    initial.update(changes)
+    return initial
+
+
+def _draft_trigger(url: str, action: str, *, swap_interests: bool) -> dict:
+    """htmx attributes that post the form for a suggestion or a preview when a field changes
+    (digests/templates/digests/_draft.html shows the answer). Without JavaScript the draft
+    panel's buttons do the same with a full page."""
+    attrs = {
+        "hx-post": url,
+        "hx-trigger": "change",
+        "hx-target": "#draft",
+        "hx-select": "#draft",
+        "hx-swap": "outerHTML",
+        "hx-vals": f'{{"draft": "{action}"}}',
+    }
+    if swap_interests:
+        attrs["hx-select-oob"] = "#field-interests,#field-negative_keywords"
+    return attrs
+
+
 class SubscriptionForm(forms.Form):
     """Shape only: the rules live in digests.subscriptions.clean_input."""
 
@@ -202,8 +247,20 @@ class SubscriptionForm(forms.Form):
         ),
     )
 
-    def __init__(self, *args, library=(), max_items: int | None = None, **kwargs):
+    def __init__(
+        self, *args, library=(), max_items: int | None = None, draft_url: str = "", **kwargs
+    ):
         super().__init__(*args, **kwargs)
+        if draft_url:
+            # A new topic suggests interests (when they are empty or still the suggestion);
+            # changed interests show a new preview.
+            self.fields["topic"].widget.attrs.update(
+                _draft_trigger(draft_url, "auto", swap_interests=True)
+            )
+            for name in ("interests", "negative_keywords"):
+                self.fields[name].widget.attrs.update(
+                    _draft_trigger(draft_url, "preview", swap_interests=False)
+                )
         self.fields["source_ids"].choices = [
             (str(us.source_id), us.display_name or str(us.source)) for us in library
         ]

@@ -241,6 +241,7 @@ class LLMCall(models.Model):
         SUMMARY = "summary", _("Item summary")
         NARRATIVE = "narrative", _("Narrative")
         RELEVANCE = "relevance", _("Relevance")
+        INTERESTS = "interests", _("Interests from a topic")
 
     class Outcome(models.TextChoices):
         OK = "ok", _("OK")
@@ -289,6 +290,7 @@ class CombinationCacheEntry(LeasedWork):
         SUMMARY = "summary", _("Item summary")
         NARRATIVE = "narrative", _("Narrative")
         RELEVANCE = "relevance", _("Relevance")
+        INTERESTS = "interests", _("Interests from a topic")
 
     class State(models.TextChoices):
         PENDING = "pending", _("Being computed")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
+from copy import copy
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
@@ -17,10 +18,11 @@ from django.db import transaction
 from django.db.models.fields.json import KT
 from django.db.models.functions import Coalesce
 from django.utils import translation
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from billing import charges
 from config import leases
+from config.moments import moment
 from digests import enrichment, llm, on_run, writer
 from digests import relevance as model_relevance
 from digests.delivery.service import plan_for_run as plan_deliveries
@@ -35,6 +37,7 @@ from ingest.pool.full_text import ensure_full_text_of_top
 from ingest.pool.levels import rate_unrated, reading_level_in
 from ingest.pool.recent import id_set, recent_item_ids
 from ingest.pool.search_index import search_pool
+from ingest.text.scores import strengths_in_words
 from topics.candidates import followed_topic_item_ids
 
 logger = logging.getLogger(__name__)
@@ -68,8 +71,9 @@ class Candidate:
     llm_reason: str = ""  # the model's one-line "why" (digests/relevance.py), when it ran
     strengths: str = ""  # the item's strongest score parts in words (ingest/text/scores.py)
 
-    def reason(self) -> str:
-        """Why this item was picked, in the active language (the run's output locale)."""
+    def reason(self, zone: str | None = None) -> str:
+        """Why this item was picked, in the active language (the run's output locale); its
+        publication time in `zone` (the subscription's; default: the active zone)."""
         parts = []
         if self.llm_reason:
             parts.append(self.llm_reason.rstrip("."))
@@ -86,10 +90,9 @@ class Candidate:
         if self.site_name:
             parts.append(gettext("source: %(name)s") % {"name": self.site_name})
         if self.strengths:
-            parts.append(gettext("stands out for: %(strengths)s") % {"strengths": self.strengths})
-        parts.append(
-            gettext("published %(when)s UTC") % {"when": f"{self.published_at:%b %d, %H:%M}"}
-        )
+            strengths = strengths_in_words(self.strengths)
+            parts.append(gettext("stands out for: %(strengths)s") % {"strengths": strengths})
+        parts.append(gettext("published %(when)s") % {"when": moment(self.published_at, zone)})
         if self.redelivery:
             parts.append(gettext("delivered before, shown again"))
         return "; ".join(parts)[:500]
@@ -103,6 +106,12 @@ class Selection:
     dedup_skipped: int = 0
     redelivered: int = 0
     empty_reason: str = ""
+    # Preview only: what matched the interests at any score, the best score below the
+    # minimum, the interests used, and what to change when nothing would be delivered.
+    matched: int = 0
+    best_below_min: int | None = None
+    interests: tuple[str, ...] = ()
+    advice: str = ""
 
 
 def interests_for(subscription: Subscription) -> Interests:
@@ -263,16 +272,84 @@ def _states_for(user_id: int, hashes: list[str], *, lock: bool):
     return {state.canonical_url_hash: state for state in queryset}
 
 
-def preview(subscription: Subscription, *, now: datetime) -> Selection:
+def preview(
+    subscription: Subscription, *, now: datetime, source_ids: list[int] | None = None
+) -> Selection:
     """The same pipeline as a run; writes nothing and is never charged. On-run sources are
-    not fetched (fetching upserts into the pool): a preview selects from what the pool has."""
-    candidates_count, scored = score_candidates(subscription, now=now)
+    not fetched (fetching upserts into the pool): a preview selects from what the pool has.
+    `subscription` may be unsaved (a form not saved yet), with its `source_ids`."""
+    # Scored once with no minimum, to say how close the items below it came.
+    probe = copy(subscription)
+    probe.min_score = 0
+    candidates_count, everything = score_candidates(probe, now=now, source_ids=source_ids)
+    scored = [c for c in everything if c.overall >= subscription.min_score]
     states = _states_for(subscription.owner_id, [c.canonical_url_hash for c in scored], lock=False)
     selection = select(subscription, scored, states, now)
     selection.candidates_count = candidates_count
     selection.above_min_score = len(scored)
     selection.empty_reason = _empty_reason(selection)
+    selection.matched = len(everything)
+    below = [c.overall for c in everything if c.overall < subscription.min_score]
+    selection.best_below_min = max(below, default=None)
+    selection.interests = interests_for(subscription).terms
+    if not selection.selected:
+        uses_sources = bool(source_ids) if source_ids is not None else _has_sources(subscription)
+        selection.advice = preview_advice(selection, subscription, uses_sources=uses_sources)
     return selection
+
+
+def _has_sources(subscription: Subscription) -> bool:
+    return bool(subscription.followed_topic_id) or (
+        subscription.pk is not None
+        and SubscriptionSource.objects.filter(subscription=subscription, enabled=True).exists()
+    )
+
+
+def preview_advice(selection: Selection, subscription: Subscription, *, uses_sources: bool) -> str:
+    """Why a preview would deliver nothing and what to change, in the active language."""
+    if selection.selected:
+        return ""
+    terms = ", ".join(selection.interests[:6])
+    days = max(1, round(subscription.content_window_hours / 24))
+    window = ngettext("the last day", "the last %(days)s days", days) % {"days": days}
+    if selection.candidates_count == 0:
+        if not uses_sources and not selection.interests:
+            return gettext("Give a topic, some interests or a source to see what it would find.")
+        if uses_sources:
+            return gettext(
+                "Your sources have no items from %(window)s yet. A source you just added is "
+                "read within a few minutes; or widen the content window."
+            ) % {"window": window}
+        if not ContentItem.objects.exists():
+            return gettext(
+                "Nothing has been collected yet: add a feed or a site on the Sources page, or "
+                "start from a template."
+            )
+        return gettext(
+            "No item from %(window)s mentions %(terms)s. Try shorter or more common words, a "
+            "synonym or an abbreviation (“LLM” for “large language model”), or add sources."
+        ) % {"window": window, "terms": terms}
+    if selection.matched == 0:
+        return gettext(
+            "%(count)s items from your sources, but none mentions %(terms)s. Remove the "
+            "interests to take everything from these sources, or try other words."
+        ) % {"count": selection.candidates_count, "terms": terms}
+    if selection.above_min_score == 0:
+        return ngettext(
+            "%(count)s item matches, but it scores %(best)s, below your minimum score of "
+            "%(min)s. Lower the minimum score to %(best)s or less.",
+            "%(count)s items match, but none reaches your minimum score of %(min)s (the best "
+            "scores %(best)s). Lower the minimum score to %(best)s or less.",
+            selection.matched,
+        ) % {
+            "count": selection.matched,
+            "best": selection.best_below_min,
+            "min": subscription.min_score,
+        }
+    return gettext(
+        "Everything that matches was already delivered to you; new items come as your "
+        "sources publish them."
+    )
 
 
 def _empty_reason(selection: Selection) -> str:
@@ -447,7 +524,7 @@ def _deliver(
     selection = select(subscription, scored, states, now)
     summaries = texts.summaries_for(selection.selected)
     with translation.override(texts.locale):
-        reasons = {c.item_id: c.reason() for c in selection.selected}
+        reasons = {c.item_id: c.reason(subscription.timezone) for c in selection.selected}
     RunItem.objects.bulk_create(
         [
             RunItem(

@@ -101,23 +101,72 @@ def _normalize_cron(expression: str) -> str:
             )
             % {"expression": repr(expression), "count": len(fields)},
         )
+    if not _fires(fields):
+        raise ScheduleError("cron", _bad_field_message(expression, fields))
     try:
-        croniter(
-            expression, datetime(2026, 1, 1, tzinfo=UTC), second_at_beginning=len(fields) == 6
-        ).get_next(datetime)
+        _first_fire(fields)
     except CroniterBadDateError:
         raise ScheduleError(
             "cron",
             _("%(expression)s never fires: no calendar date matches it (e.g. 30 February).")
             % {"expression": repr(expression)},
         ) from None
-    except (CroniterError, ValueError, KeyError) as exc:
-        raise ScheduleError(
-            "cron",
-            _("%(expression)s is not a valid cron expression: %(error)s.")
-            % {"expression": repr(expression), "error": exc},
-        ) from None
     return expression
+
+
+def _first_fire(fields: list[str]) -> datetime:
+    return croniter(
+        " ".join(fields), datetime(2026, 1, 1, tzinfo=UTC), second_at_beginning=len(fields) == 6
+    ).get_next(datetime)
+
+
+def _fires(fields: list[str]) -> bool:
+    """Whether croniter accepts the fields (an expression that never fires is accepted)."""
+    try:
+        _first_fire(fields)
+    except CroniterBadDateError:
+        return True
+    except (CroniterError, ValueError, KeyError, IndexError):
+        return False
+    return True
+
+
+def _field_rules() -> list[tuple[str, str]]:
+    """(name, what it takes) of the five fields, in the active language."""
+    return [
+        (_("minute"), _("0 to 59")),
+        (_("hour"), _("0 to 23")),
+        (_("day of the month"), _("1 to 31, or L for the last day")),
+        (_("month"), _("1 to 12, or JAN to DEC")),
+        (
+            _("day of the week"),
+            _(
+                "0 to 7 (0 and 7 are Sunday) or SUN to SAT, with # for the nth (FRI#2) and "
+                "L for the last (L5)"
+            ),
+        ),
+    ]
+
+
+def _bad_field_message(expression: str, fields: list[str]) -> str:
+    """Our own words for a refused expression: which field, what it holds, what it takes. A
+    field is tried alone, every other field '*', so the first field that fails is named."""
+    rules = _field_rules()
+    if len(fields) == 6:
+        rules = [(_("seconds"), _("0 to 59")), *rules]
+    for index, value in enumerate(fields):
+        alone = ["*"] * len(fields)
+        alone[index] = value
+        if not _fires(alone):
+            name, takes = rules[index]
+            return _(
+                "%(expression)s: the %(field)s field cannot be %(value)s. It takes %(takes)s; "
+                "every field also takes * for any, lists (1,15), ranges (1-5) and steps (*/15)."
+            ) % {"expression": repr(expression), "field": name, "value": value, "takes": takes}
+    return _(
+        "%(expression)s is not a valid cron expression: check the fields together (minute "
+        "hour day-of-month month day-of-week)."
+    ) % {"expression": repr(expression)}
 
 
 def _hour_field(expression: str) -> str:

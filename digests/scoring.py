@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 # Impact is a content-level score (SPEC §4.7): its one formula, freshness included, lives with
 # the stored parts in ingest/text/scores.py.
 from ingest.text.scores import impact_at as impact  # noqa: F401
+from ingest.text.terms import fold, term_form
 
 FIELD_BASE = {"title": 85, "summary": 70, "body": 55}
 EXTRA_TERM_BONUS = 5
@@ -41,33 +42,43 @@ class Interests:
 
 
 class _TermPattern:
-    """`(?<!\\w)term(?!\\w)` on casefolded text for Latin terms, a plain substring for CJK
-    ones (no spaces between words) — found with str.find, which is many times faster than the
-    regex on the ~1,000 candidates of a run."""
+    """Whole words on folded text for Latin terms, the last word in its singular or plural
+    (ingest/text/terms.py: "language models" matches "language model"); a plain substring for
+    CJK ones (no spaces between words) — found with str.find, which is many times faster than
+    a regex on the ~1,000 candidates of a run."""
 
-    __slots__ = ("folded", "whole_word")
+    __slots__ = ("endings", "stem", "whole_word")
 
     def __init__(self, term: str):
-        self.folded = term.casefold()
-        self.whole_word = term.isascii()
+        form = term_form(term)
+        self.stem, self.endings = form.stem, form.endings
+        self.whole_word = form.stem.isascii()
 
     def search(self, text: str) -> bool:
-        folded, size = self.folded, len(self.folded)
-        start = text.find(folded)
+        stem, size = self.stem, len(self.stem)
+        start = text.find(stem)
         if not self.whole_word:
             return start != -1
         while start != -1:
-            end = start + size
-            if (start == 0 or not _is_word_char(text[start - 1])) and (
-                end == len(text) or not _is_word_char(text[end])
-            ):
-                return True
-            start = text.find(folded, start + 1)
+            if start == 0 or not _is_word_char(text[start - 1]):
+                end = start + size
+                for ending in self.endings:
+                    after = end + len(ending)
+                    if text.startswith(ending, end) and (
+                        after == len(text) or not _is_word_char(text[after])
+                    ):
+                        return True
+            start = text.find(stem, start + 1)
         return False
 
 
+# Latin words run into Chinese, Japanese and Korean text without a space ("AI芯片", "LLMの",
+# "AI가"): a letter from those scripts ends a Latin word as a space would.
+_CJK_START = 0x2E80
+
+
 def _is_word_char(char: str) -> bool:
-    return char.isalnum() or char == "_"  # what \w matches in a str pattern
+    return (char.isalnum() or char == "_") and (ord(char) < _CJK_START or not char.isalpha())
 
 
 def _term_pattern(term: str) -> _TermPattern:
@@ -83,7 +94,7 @@ class Relevance:
 
 
 def relevance(interests: Interests, *, title: str, summary: str, body: str = "") -> Relevance:
-    fields = {"title": title.casefold(), "summary": summary.casefold(), "body": body.casefold()}
+    fields = {"title": fold(title), "summary": fold(summary), "body": fold(body)}
     for term, pattern in zip(interests.negative, interests._negative_patterns, strict=True):
         if pattern.search(fields["title"]) or pattern.search(fields["summary"]):
             return Relevance(score=0, matched=[], field=None, excluded_by=term)

@@ -7,6 +7,7 @@ transaction, after taking the user's account lock, so racing requests cannot bot
 
 from __future__ import annotations
 
+from copy import copy
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -14,16 +15,20 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from billing import limits
 from config import leases
+from digests import interests
 from digests.delivery import endpoints
 from digests.delivery.subject import SubjectTemplateError, check_subject_template
 from digests.models import MAX_ITEMS_HARD_CAP, Run, Subscription, SubscriptionSource
 from digests.schedule import ScheduleError, next_run_after, normalize_cron, validate_timezone
+from inbox.models import UserPreference
 from inbox.page_cache import inbox_changed
 from ingest.models import UserSource
 from ingest.text.reading import ReadingLevelError, clean_reading_levels
+from topics.followers import followers_changed
 
 LENGTH_PRESETS = {"brief": 10, "standard": 20, "deep": 30}
 # Languages a brief can be written in when the subscription fixes one (SPEC §7).
@@ -32,6 +37,9 @@ OUTPUT_LOCALES = ("en", "zh-hans", "ja", "ko")
 
 @dataclass(frozen=True)
 class Template:
+    """A one-click subscription. Name and topic are shown in the reader's language and stored
+    in it; the interests stay as written, being what the (mostly English) sources say."""
+
     key: str
     name: str
     topic: str
@@ -45,40 +53,40 @@ TEMPLATES = {
     for t in [
         Template(
             "ai-daily",
-            "AI Daily",
-            "Artificial intelligence and machine learning",
+            gettext_lazy("AI Daily"),
+            gettext_lazy("Artificial intelligence and machine learning"),
             ("AI", "LLM", "language model", "machine learning", "inference", "agents"),
             "0 8 * * *",
             "standard",
         ),
         Template(
             "product-weekly",
-            "Product & Startups weekly",
-            "Product management and startups",
+            gettext_lazy("Product & Startups weekly"),
+            gettext_lazy("Product management and startups"),
             ("startup", "product", "pricing", "onboarding", "fundraising", "growth"),
             "0 9 * * 1",
             "standard",
         ),
         Template(
             "engineering-deep-dives",
-            "Engineering deep dives",
-            "Software engineering in depth",
+            gettext_lazy("Engineering deep dives"),
+            gettext_lazy("Software engineering in depth"),
             ("PostgreSQL", "Python", "Rust", "database", "performance", "architecture"),
             "0 7 * * 6",
             "deep",
         ),
         Template(
             "frontend-weekly",
-            "Frontend weekly",
-            "Frontend and web platform",
+            gettext_lazy("Frontend weekly"),
+            gettext_lazy("Frontend and web platform"),
             ("CSS", "JavaScript", "TypeScript", "React", "browser", "web platform"),
             "0 9 * * 5",
             "standard",
         ),
         Template(
             "security-daily",
-            "Security daily",
-            "Security news and vulnerabilities",
+            gettext_lazy("Security daily"),
+            gettext_lazy("Security news and vulnerabilities"),
             ("security", "vulnerability", "CVE", "SSRF", "supply chain", "patch"),
             "0 7 * * *",
             "brief",
@@ -368,12 +376,24 @@ def _check_plan(
     limits.check_schedule(account, cron, timezone, now=now)
 
 
+def user_locale(user) -> str:
+    preference = UserPreference.objects.filter(user=user).only("ui_locale").first()
+    return preference.ui_locale if preference else "en"
+
+
 def create_subscription(user, data: dict, *, now: datetime) -> Subscription:
     """A new subscription. With a webhook URL, `subscription.webhook_secret` holds the new
     endpoint's secret: the one time it is available in clear."""
     clean = clean_input(data, user=user, now=now)
     source_ids = clean.pop("source_ids", [])
     webhook_url = clean.pop("webhook_url", "")
+    if not clean.get("interests") and clean.get("topic"):
+        # A topic in plain words and no interests: derive them (a model call at most, made
+        # before the transaction); the subscription page shows them, and they stay editable.
+        suggestion = interests.suggest(clean["topic"], locale=user_locale(user), now=now)
+        clean["interests"] = suggestion.interests
+        if "negative_keywords" not in data:
+            clean["negative_keywords"] = suggestion.negative_keywords
     with transaction.atomic():
         _check_plan(
             user.pk,
@@ -384,14 +404,71 @@ def create_subscription(user, data: dict, *, now: datetime) -> Subscription:
             one_more_recurring=True,
         )
         subscription = Subscription(owner=user, **clean)
-        if not subscription.interests and subscription.topic:
-            subscription.interests = [subscription.topic]
         _schedule_next(subscription, now)
         subscription.save()
         _set_sources(subscription, source_ids)
         subscription.webhook_secret = endpoints.set_url(subscription, webhook_url, now=now)
         inbox_changed(user.pk)  # the Inbox's filter lists subscriptions by name
     return subscription
+
+
+# What a preview of a form not saved yet depends on; the rest of the form is not needed.
+DRAFT_FIELDS = (
+    "topic",
+    "interests",
+    "negative_keywords",
+    "min_score",
+    "max_items",
+    "length",
+    "content_window_hours",
+    "reading_levels",
+    "source_ids",
+)
+
+
+@dataclass
+class Draft:
+    """An unsaved subscription for a preview, and the sources it would read (None: the saved
+    subscription's own)."""
+
+    subscription: Subscription
+    source_ids: list[int] | None
+    suggestion: interests.Suggestion | None = None
+
+
+def draft(
+    user,
+    data: dict,
+    *,
+    now: datetime,
+    instance: Subscription | None = None,
+    suggest: bool = False,
+    use_model: bool = True,
+) -> Draft:
+    """`data` (a form's values, maybe incomplete) applied to a copy of `instance`, or to a new
+    subscription, without saving anything. `suggest` derives the interests from the topic
+    afresh; empty interests are derived anyway, as creating would. Refused values raise
+    SubscriptionInputError like a save would."""
+    data = {k: v for k, v in data.items() if k in DRAFT_FIELDS}
+    if instance is None:
+        base = Subscription(owner=user, name="-", cron="0 8 * * *")
+        data.setdefault("source_ids", [])
+    else:
+        base = copy(instance)
+    clean = clean_input(data, user=user, now=now, instance=base)
+    source_ids = clean.pop("source_ids", None)
+    for name, value in clean.items():
+        if name in DRAFT_FIELDS:
+            setattr(base, name, value)
+    suggestion = None
+    if base.topic and (suggest or not base.interests):
+        suggestion = interests.suggest(
+            base.topic, locale=user_locale(user), now=now, use_model=use_model
+        )
+        base.interests = suggestion.interests
+        if not base.negative_keywords:
+            base.negative_keywords = suggestion.negative_keywords
+    return Draft(base, source_ids, suggestion)
 
 
 def create_from_template(user, key: str, *, now: datetime, timezone: str, source_ids=()):
@@ -403,8 +480,8 @@ def create_from_template(user, key: str, *, now: datetime, timezone: str, source
     return create_subscription(
         user,
         {
-            "name": template.name,
-            "topic": template.topic,
+            "name": str(template.name),
+            "topic": str(template.topic),
             "interests": list(template.interests),
             "cron": template.cron,
             "timezone": timezone,
@@ -479,11 +556,14 @@ def resume(subscription: Subscription, *, now: datetime) -> None:
 
 
 def soft_delete(subscription: Subscription, *, now: datetime) -> None:
-    subscription.deleted_at = now
-    subscription.next_run_at = None
+    """Delete a subscription (its delivered items stay in the Inbox); for a follow, this is
+    unfollowing: the topic's follower count drops at once."""
     with transaction.atomic():
+        subscription.deleted_at = now
+        subscription.next_run_at = None
         subscription.save(update_fields=["deleted_at", "next_run_at", "updated_at"])
         inbox_changed(subscription.owner_id)
+        followers_changed(subscription.followed_topic_id)
 
 
 def request_manual_run(subscription: Subscription, *, now: datetime) -> Run:

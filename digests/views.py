@@ -16,12 +16,12 @@ from django.views.decorators.http import require_POST
 from billing import charges, estimates, prices
 from billing.limits import TierLimitError
 from config.api.throttling import wait_before_another
-from digests import runner, subscriptions
+from digests import llm, runner, subscriptions
 from digests.delivery import endpoints, service
 from digests.delivery.addresses import recipient_for
 from digests.delivery.brief import brief_for_run
 from digests.delivery.email import render_brief_email
-from digests.forms import LENGTH_LABELS, SubscriptionForm, initial_for
+from digests.forms import LENGTH_LABELS, SubscriptionForm, draft_data, initial_for, redisplayed
 from digests.models import Delivery, Run, Subscription, WebhookEndpoint
 from digests.schedule import ScheduleError, next_runs
 from digests.tasks import enqueue_delivery, enqueue_run
@@ -100,6 +100,59 @@ def _cost_estimate(request, form, now) -> estimates.Estimate | None:
         return None
 
 
+DRAFT_ACTIONS = ("suggest", "auto", "preview")
+
+
+def _terms(text: str) -> list[str]:
+    return [t.strip() for t in text.split(",") if t.strip()]
+
+
+def _draft(request, form_fields, instance: Subscription | None = None) -> tuple[dict, dict]:
+    """A form not saved yet: interests suggested from its topic and/or a preview of what it
+    would deliver now (the draft panel's buttons, or htmx when a field changes). Returns the
+    panel's context and the form's initial values to show again."""
+    action = request.POST.get("draft")
+    typed = _terms(request.POST.get("interests", ""))
+    # "auto" (the topic changed): fill the interests only when the reader has not written
+    # their own — they are empty or still the last suggestion.
+    suggest = action == "suggest" or (
+        action == "auto" and (not typed or typed == _terms(request.POST.get("suggested", "")))
+    )
+    # Model suggestions count against their own allowance; past it the extractor answers.
+    needs_model = llm.is_configured() and (suggest or not typed)
+    use_model = not needs_model or wait_before_another(request, "interests") is None
+    now = timezone.now()
+    panel: dict = {"action": action}
+    try:
+        draft = subscriptions.draft(
+            request.user,
+            draft_data(request.POST),
+            now=now,
+            instance=instance,
+            suggest=suggest,
+            use_model=use_model,
+        )
+    except subscriptions.SubscriptionInputError as exc:
+        panel["errors"] = list(exc.errors.values())
+        return panel, redisplayed(request.POST, form_fields)
+    changes = {}
+    if draft.suggestion is not None and suggest:
+        changes["interests"] = ", ".join(draft.subscription.interests)
+        changes["negative_keywords"] = ", ".join(draft.subscription.negative_keywords)
+        panel["suggested"] = changes["interests"]
+        panel["suggestion"] = draft.suggestion
+    else:
+        panel["suggested"] = request.POST.get("suggested", "")
+    wait = wait_before_another(request, "subscription_preview")
+    if wait is not None:
+        panel["retry_minutes"] = math.ceil(wait / 60)
+    else:
+        panel["selection"] = runner.preview(
+            draft.subscription, now=now, source_ids=draft.source_ids
+        )
+    return panel, redisplayed(request.POST, form_fields, **changes)
+
+
 @login_required
 def subscription_new(request):
     library = list(UserSource.objects.filter(user=request.user).select_related("source"))
@@ -125,11 +178,17 @@ def subscription_new(request):
         request.POST or None,
         library=library,
         initial={"timezone": _user_timezone(request)},
+        draft_url=request.path,
     )
     # A template uses the whole library (as the one-click creation below does).
     template_run_cost = prices.upper_bound_for_sources([us.source_id for us in library])
-    valid = request.method == "POST" and form.is_valid()
+    draft_panel = None
+    if request.method == "POST" and request.POST.get("draft") in DRAFT_ACTIONS:
+        draft_panel, initial = _draft(request, form.fields)
+        form = SubscriptionForm(library=library, initial=initial, draft_url=request.path)
+    valid = draft_panel is None and request.method == "POST" and form.is_valid()
     estimate = _cost_estimate(request, form, now)  # before a refusal takes fields out of it
+    zone = form.initial.get("timezone") or _user_timezone(request)
     if valid:
         try:
             subscription = subscriptions.create_subscription(
@@ -156,12 +215,13 @@ def subscription_new(request):
                     "length_label": LENGTH_LABELS.get(t.length, t.length),
                     "run_cost": template_run_cost,
                     "month_cost": template_run_cost
-                    * estimates.runs_per_month(t.cron, form.initial["timezone"], now=now),
+                    * estimates.runs_per_month(t.cron, zone, now=now),
                 }
                 for t in subscriptions.TEMPLATES.values()
             ],
-            "timezone": form.initial["timezone"],
+            "timezone": zone,
             "estimate": estimate,
+            "draft": draft_panel,
         },
     )
 
@@ -170,10 +230,24 @@ def subscription_new(request):
 def subscription_edit(request, subscription_id: int):
     subscription = _owned(request, subscription_id)
     library = list(UserSource.objects.filter(user=request.user).select_related("source"))
-    form = SubscriptionForm(request.POST or None, library=library, max_items=subscription.max_items)
+    form = SubscriptionForm(
+        request.POST or None,
+        library=library,
+        max_items=subscription.max_items,
+        draft_url=request.path,
+    )
+    draft_panel = None
     if request.method != "POST":
         form.initial = initial_for(subscription, form.fields)
-    if request.method == "POST" and form.is_valid():
+    elif request.POST.get("draft") in DRAFT_ACTIONS:
+        draft_panel, initial = _draft(request, form.fields, instance=subscription)
+        form = SubscriptionForm(
+            library=library,
+            max_items=subscription.max_items,
+            initial=initial,
+            draft_url=request.path,
+        )
+    if request.method == "POST" and draft_panel is None and form.is_valid():
         try:
             subscriptions.update_subscription(subscription, form.service_data(), now=timezone.now())
         except (subscriptions.SubscriptionInputError, TierLimitError) as exc:
@@ -183,7 +257,11 @@ def subscription_edit(request, subscription_id: int):
             remember_new_secret(request, subscription.pk, subscription.webhook_secret)
             messages.success(request, _("Changes saved."))
             return redirect("digests:detail", subscription.pk)
-    return render(request, "digests/edit.html", {"form": form, "subscription": subscription})
+    return render(
+        request,
+        "digests/edit.html",
+        {"form": form, "subscription": subscription, "draft": draft_panel},
+    )
 
 
 @login_required

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.shortcuts import redirect, render
+from django.urls import Resolver404, resolve
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -21,10 +24,31 @@ from inbox.accounts import (
     record_login_failure,
     sign_up,
 )
+from inbox.forms import EmailAuthenticationForm
+from topics.models import Topic
 
 
 def client_ip(request) -> str:
     return request.META.get("REMOTE_ADDR", "")
+
+
+def login_reason(next_url: str) -> str:
+    """Why a visitor is asked to log in, from where they were going: following a topic, or
+    any other page that needs an account."""
+    if not next_url or next_url == settings.LOGIN_REDIRECT_URL:
+        return ""
+    try:
+        match = resolve(urlsplit(next_url).path)
+    except Resolver404:
+        return ""
+    if match.view_name == "topics:follow":
+        topic = Topic.objects.listed().filter(slug=match.kwargs.get("slug")).first()
+        if topic is not None:
+            return _(
+                "To follow “%(title)s”, log in or create an account (it takes a few "
+                "seconds): its editions will then arrive in your Inbox."
+            ) % {"title": topic.title}
+    return _("That page is part of an account: log in, or create one, to continue to it.")
 
 
 def safe_next(request, fallback: str) -> str:
@@ -75,9 +99,17 @@ def signup(request):
                     form.add_error(field if field in form.fields else None, error)
         else:
             login(request, user, backend="inbox.auth_backends.EmailBackend")
+            if next_url != settings.LOGIN_REDIRECT_URL:
+                # Going on to what they came for (following a topic says so itself): one
+                # message, not a welcome that points elsewhere as well.
+                return redirect(next_url)
             messages.success(request, _("Welcome to Tidings! Create your first subscription."))
-            return redirect(next_url if next_url != settings.LOGIN_REDIRECT_URL else "digests:new")
-    return render(request, "registration/signup.html", {"form": form, "next": next_url})
+            return redirect("digests:new")
+    return render(
+        request,
+        "registration/signup.html",
+        {"form": form, "next": next_url, "reason": login_reason(next_url)},
+    )
 
 
 class RateLimitedLoginView(auth_views.LoginView):
@@ -85,6 +117,12 @@ class RateLimitedLoginView(auth_views.LoginView):
     account for a while (LOGIN_FAILURE_LIMIT in LOGIN_FAILURE_WINDOW_SECONDS)."""
 
     redirect_authenticated_user = True
+    authentication_form = EmailAuthenticationForm
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["reason"] = login_reason(self.get_redirect_url())
+        return context
 
     def post(self, request, *args, **kwargs):
         email = request.POST.get("username", "")

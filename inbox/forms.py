@@ -7,6 +7,7 @@ from functools import cache
 
 from django import forms
 from django.conf import settings
+from django.contrib.auth.forms import AuthenticationForm
 from django.utils.translation import gettext_lazy as _
 
 from inbox.listing import InboxFilter
@@ -111,3 +112,16 @@ class PreferencesForm(forms.Form):
 
 
 NATIVE_NAMES = {"en": "English", "zh-hans": "简体中文"}
+
+
+class EmailAuthenticationForm(AuthenticationForm):
+    """Django's login form, speaking of the email address people type (the user model's
+    field behind it is called username)."""
+
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "invalid_login": _(
+            "This email address and password do not match an account. Check both; the "
+            "password is case-sensitive."
+        ),
+    }

@@ -104,6 +104,10 @@ def _index(request) -> tuple[str, dict, bool]:
         },
         "items": page.items,
         "current": inbox_filter.show,
+        # The page is named after its tab: "Not interested" is not the Inbox.
+        "heading": _("Inbox")
+        if inbox_filter.show == "all"
+        else dict(form.fields["show"].choices)[inbox_filter.show],
         "filters": FILTERS,
         "tabs": [
             (value, label, _query(params, show=None if value == "all" else value))

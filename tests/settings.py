@@ -33,6 +33,7 @@ REST_FRAMEWORK = {
         "anon": "1000/min",
         "user": "1000/min",
         "subscription_preview": "1000/min",
+        "interests": "1000/min",
         "schedule_preview": "1000/min",
         "public_topics": "1000/min",
     },

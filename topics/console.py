@@ -47,7 +47,7 @@ def publish(request, subscription_id: int):
         "timezone": subscription.timezone,
         "visibility": Topic.Visibility.PUBLIC,
     }
-    form = PublishForm(request.POST or None, initial=initial)
+    form = PublishForm(request.POST or None, initial=initial, paid=paid)
     if request.method == "POST" and form.is_valid():
         data = PublishInput(**{k: v for k, v in form.cleaned_data.items() if k != "confirm_public"})
         try:
@@ -84,7 +84,13 @@ def edit(request, slug: str):
         "timezone": topic.timezone,
         "confirm_public": True,
     }
-    form = PublishForm(request.POST or None, initial=initial)
+    paid = limits.may_keep_private(request.user.pk, now=timezone.now())
+    # A topic made private on a paid plan stays editable after a downgrade.
+    form = PublishForm(
+        request.POST or None,
+        initial=initial,
+        paid=paid or topic.visibility == Topic.Visibility.PRIVATE,
+    )
     if request.method == "POST" and form.is_valid():
         data = PublishInput(**{k: v for k, v in form.cleaned_data.items() if k != "confirm_public"})
         try:

@@ -17,6 +17,7 @@ from digests.models import Subscription
 from digests.subscriptions import SubscriptionInputError, create_subscription
 from inbox.models import UserPreference
 from ingest.library.sources import add_to_library
+from topics.followers import followers_changed
 from topics.models import Topic
 
 ALLOWED_TWEAKS = {
@@ -82,6 +83,7 @@ def follow(user, topic: Topic, tweaks: dict | None = None, *, now: datetime) -> 
         subscription = create_subscription(user, data, now=now)
         subscription.followed_topic = topic
         subscription.save(update_fields=["followed_topic"])
+        followers_changed(topic.pk)
     return subscription
 
 

@@ -1,6 +1,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from inbox.forms import timezone_choices
 from topics.models import Report, Topic
 
 
@@ -20,11 +21,24 @@ class PublishForm(forms.Form):
         label=_("Visibility"), choices=Topic.Visibility.choices, initial="public"
     )
     cron = forms.CharField(label=_("Edition schedule (cron)"), max_length=120)
-    timezone = forms.CharField(label=_("Time zone"), max_length=64)
+    timezone = forms.ChoiceField(label=_("Time zone"))
     confirm_public = forms.BooleanField(
         label=_("I understand the page is public and search engines may index it."),
         required=False,
     )
+
+    def __init__(self, *args, paid: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        # A list, as everywhere else a time zone is chosen.
+        self.fields["timezone"].choices = timezone_choices()
+        if not paid:
+            # Private topics need a paid plan: a free account is not offered what it cannot use.
+            self.fields["visibility"].choices = [
+                (value, label)
+                for value, label in Topic.Visibility.choices
+                if value == Topic.Visibility.PUBLIC
+            ]
+            self.fields["visibility"].help_text = _("Private topics come with a paid plan.")
 
     def clean(self):
         cleaned = super().clean()

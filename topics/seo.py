@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.utils.translation import gettext
 
+from config.moments import day
 from topics.models import Edition, Topic
 
 DESCRIPTION_MAX = 160
@@ -104,4 +105,4 @@ def edition_jsonld(topic: Topic, edition: Edition, items) -> dict:
 
 def edition_description(topic: Topic, edition: Edition, items) -> str:
     titles = "; ".join(item.title for item in list(items)[:3])
-    return clip(f"{topic.title}, {edition.edition_date:%b %d, %Y}: {titles}")
+    return clip(f"{topic.title}, {day(edition.edition_date)}: {titles}")

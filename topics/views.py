@@ -50,7 +50,7 @@ def _is_owner(request, topic: Topic) -> bool:
 
 
 def _visible_topic(request, slug: str) -> Topic:
-    topic = Topic.objects.filter(slug=slug).select_related("owner").first()
+    topic = Topic.objects.filter(slug=slug).select_related("owner", "published_from").first()
     if topic is None:
         raise Http404
     if topic.is_listed or _is_owner(request, topic):

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import string
 
-from django.utils.formats import date_format
 from django.utils.translation import gettext as _
+
+from config import moments
 
 PLACEHOLDERS = ("name", "date", "count", "topic")
 MAX_LENGTH = 200
@@ -63,7 +64,7 @@ def format_subject(template: str, *, name: str, day, count: int, topic: str) -> 
     break); the active language formats the date."""
     values = {
         "name": name,
-        "date": date_format(day, "DATE_FORMAT"),
+        "date": moments.day(day),  # the short form, as everywhere (config/moments.py)
         "count": str(count),
         "topic": topic,
     }

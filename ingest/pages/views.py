@@ -6,10 +6,11 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
-from django.utils import formats, timezone
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from config.moments import moment
 from ingest.pages.service import NAME_MAX_CHARS, ReadingListError, save_for_later, user_timezone
 
 
@@ -71,12 +72,11 @@ def save_page(request):
 
 
 def _announce(request, saved) -> None:
-    when = timezone.localtime(saved.subscription.next_run_at)
     messages.success(
         request,
         _("Saved “%(title)s”. It will be in your Inbox on %(when)s.")
         % {
             "title": saved.item.title if saved.item else saved.source.url,
-            "when": formats.date_format(when, "DATETIME_FORMAT"),
+            "when": moment(saved.subscription.next_run_at, saved.subscription.timezone),
         },
     )

@@ -52,6 +52,8 @@ from typing import Literal
 
 from django.db import connections
 
+from ingest.text.terms import clean_term, term_form
+
 logger = logging.getLogger(__name__)
 
 TABLE = "ingest_contentitem"
@@ -97,6 +99,25 @@ def is_word_term(term: str) -> bool:
     return term.isascii() and bool(_words(term))
 
 
+_FULL_WIDTH = {code: code + 0xFEE0 for code in range(0x21, 0x7F)}
+
+
+def _with_full_width(term: str) -> list[str]:
+    """A CJK term with Latin letters or digits in it, also as Japanese and Chinese text often
+    writes them — full width ("AIエージェント" and "ＡＩエージェント"). The scorer folds both
+    (ingest/text/terms.py); the index sees the text as written."""
+    if term.isascii() or not any(c.isascii() and c.isalnum() for c in term):
+        return [term]
+    return [term, term.translate(_FULL_WIDTH)]
+
+
+def _phrases(term: str) -> list[tuple[str, ...]]:
+    """The word sequences a word term stands for: its last word in each form the scorer
+    accepts (ingest/text/terms.py), "language model" and "language models"."""
+    form = term_form(term)
+    return list(dict.fromkeys(tuple(_words(form.stem + ending)) for ending in form.endings))
+
+
 def search_pool(
     terms: Iterable[str],
     *,
@@ -110,9 +131,10 @@ def search_pool(
     [since, until] and whose title or description mentions any of `terms`."""
     if order not in ("relevance", "recent"):
         raise ValueError(f"order must be 'relevance' or 'recent', not {order!r}")
-    clean = list(dict.fromkeys(t.strip() for t in terms if t and t.strip()))
+    clean = list(dict.fromkeys(clean_term(t) for t in terms if t and t.strip()))
     if not clean or limit <= 0:
         return []
+    clean = list(dict.fromkeys(chain.from_iterable(_with_full_width(t) for t in clean)))
     connection = connections[using]
     words = [t for t in clean if is_word_term(t)]
     non_ascii = [t for t in clean if not t.isascii()]
@@ -218,7 +240,9 @@ def _fetch_ids(cursor, sql: str, params: list) -> list[int]:
 def _pg_words(cursor, terms: list[str], query: _Query) -> list[int]:
     if not terms:
         return []
-    tsquery = " | ".join("(" + " <-> ".join(f"'{w}'" for w in _words(t)) + ")" for t in terms)
+    tsquery = " | ".join(
+        "(" + " <-> ".join(f"'{w}'" for w in phrase) + ")" for t in terms for phrase in _phrases(t)
+    )
     spans = query.day_spans()
     if not spans:
         rank = f"ts_rank({TABLE}.{PG_COLUMN}, query) DESC"
@@ -269,7 +293,7 @@ def _sqlite_match(cursor, table: str, match: str, query: _Query) -> list[int]:
 def _sqlite_words(cursor, terms: list[str], query: _Query) -> list[int]:
     if not terms:
         return []
-    match = " OR ".join(_fts5_phrase(" ".join(_words(t))) for t in terms)
+    match = " OR ".join(_fts5_phrase(" ".join(phrase)) for t in terms for phrase in _phrases(t))
     return _sqlite_match(cursor, FTS_TABLE, match, query)
 
 

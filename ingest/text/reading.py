@@ -37,6 +37,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ingest.models import ContentItem
 from ingest.text.scores import visible_text
+from ingest.text.word_lists import word_list
 
 logger = logging.getLogger(__name__)
 
@@ -151,13 +152,8 @@ _LATIN = re.compile(r"[A-Za-z]")
 _DIGIT = re.compile(r"\d")
 
 
-@cache
 def _word_file(name: str) -> frozenset[str]:
-    words: set[str] = set()
-    for line in (WORDS_DIR / name).read_text(encoding="utf-8").splitlines():
-        if not line.lstrip().startswith("#"):
-            words.update(line.split())
-    return frozenset(words)
+    return word_list(WORDS_DIR / name)
 
 
 @cache

@@ -32,6 +32,7 @@ from datetime import datetime
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.utils.translation import gettext
 
 from ingest.models import ContentItem
 
@@ -228,6 +229,40 @@ def _strengths(impact: list[ScorePart], quality: list[ScorePart]) -> str:
     substance.sort(key=lambda p: -p.points)
     picked = standing[:1] + substance[: 2 - len(standing[:1])]
     return ", ".join(_plain(p) for p in picked)
+
+
+def strengths_in_words(strengths: str) -> str:
+    """A stored `strengths` text (English, shared by every reader) in the active language:
+    the few phrases `_strengths` writes, put together again in translation."""
+    if not strengths:
+        return ""
+    structure_names = {
+        "headings": gettext("headings"),
+        "code": gettext("code"),
+        "quotes": gettext("quotes"),
+        "lists": gettext("lists"),
+        "tables or figures": gettext("tables or figures"),
+    }
+    lengths = {
+        "long article": gettext("long article"),
+        "full article": gettext("full article"),
+        "short article": gettext("short article"),
+    }
+    words, structure = [], []
+    for part in strengths.split(", "):
+        if structure or part.startswith("has "):
+            name = part.removeprefix("has ")
+            structure.append(structure_names.get(name, name))
+        elif part.startswith("well-regarded "):
+            domain = part.removeprefix("well-regarded ")
+            words.append(gettext("well-regarded %(domain)s") % {"domain": domain})
+        elif part == "a preferred source":
+            words.append(gettext("a preferred source"))
+        else:
+            words.append(lengths.get(part, part))
+    if structure:
+        words.append(gettext("has %(parts)s") % {"parts": ", ".join(structure)})
+    return ", ".join(words)
 
 
 def _plain(part: ScorePart) -> str:

@@ -3,6 +3,8 @@
 // cost from GET /api/v1/billing/estimate. Without JavaScript the preview box stays hidden, the
 // cost shown is the server's for the form's values, and the form works as before. The
 // preset-to-cron rule mirrors digests/forms.py `preset_cron`.
+// A refused expression is said once, in the field's own error line (where the server puts it
+// after a submit), never a second time in the preview box.
 (() => {
   "use strict";
 
@@ -20,7 +22,6 @@
   const words = box.querySelector("[data-schedule-words]");
   const runs = box.querySelector("[data-schedule-runs]");
   const heading = box.querySelector("[data-schedule-heading]");
-  const error = box.querySelector("[data-schedule-error]");
   const DEBOUNCE_MS = 400;
   let timer = null;
   let inFlight = null;
@@ -63,6 +64,7 @@
         hour: "2-digit",
         minute: "2-digit",
         hourCycle: "h23",
+        timeZoneName: "short",
       }).format(new Date(iso));
     } catch {
       return iso; // a zone the browser does not know: show the instant as sent
@@ -73,12 +75,34 @@
     words.textContent = "";
     runs.replaceChildren();
     heading.hidden = true;
-    error.hidden = true;
-    error.textContent = "";
+  };
+
+  const clearFieldErrors = () => {
+    for (const element of [cron, zone]) {
+      const field = element && element.closest(".field");
+      if (field) {
+        field.querySelectorAll("p.error").forEach((line) => line.remove());
+        field.classList.remove("has-error");
+      }
+    }
+  };
+
+  const showFieldError = (element, message) => {
+    const field = element && element.closest(".field");
+    if (!field || !message) {
+      return;
+    }
+    const line = document.createElement("p");
+    line.className = "error";
+    line.setAttribute("role", "alert");
+    line.textContent = message;
+    field.append(line);
+    field.classList.add("has-error");
   };
 
   const render = (body, timeZone) => {
     clear();
+    clearFieldErrors();
     words.textContent = body.description;
     heading.hidden = false;
     runs.replaceChildren(
@@ -96,11 +120,15 @@
 
   const renderError = (body) => {
     clear();
+    clearFieldErrors();
     const problem = (body && body.error) || {};
     const fields = problem.fields || {};
-    error.textContent = fields.cron || fields.timezone || problem.message || "";
-    error.hidden = !error.textContent;
-    box.hidden = error.hidden;
+    if (fields.timezone) {
+      showFieldError(zone, fields.timezone);
+    } else {
+      showFieldError(cron, fields.cron || problem.message);
+    }
+    box.hidden = true;
   };
 
   const refresh = async () => {

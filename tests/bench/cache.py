@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
 import random
 import statistics
 import string
@@ -54,7 +53,7 @@ from digests.models import (
 )
 from ingest.models import ContentItem, ContentItemSource
 from tests.bench.generate import TextBank, analyze, make_sources
-from tests.digests.fake_anthropic import FakeAnthropic
+from tests.digests.fake_anthropic import FakeAnthropic, quiet_client_logs
 
 SIZES = {"full": 1000, "small": 100, "smoke": 20}
 SOURCES = 200
@@ -335,8 +334,7 @@ def _hit_latency(subscriptions, selections, options) -> dict:
 
 
 def run(size: str = "full") -> dict:
-    for name in ("httpx", "httpx2", "anthropic"):  # one INFO line per request otherwise
-        logging.getLogger(name).setLevel(logging.WARNING)
+    quiet_client_logs()  # one INFO line per request otherwise
     rng = random.Random(SEED)
     users = SIZES[size]
     started = time.perf_counter()

@@ -14,7 +14,6 @@ the warm round cost fewer tokens than the cold one.
 
 from __future__ import annotations
 
-import logging
 import time
 from datetime import UTC, datetime
 
@@ -27,7 +26,7 @@ from digests.demo import CUSTOM_SUBSCRIPTION, DEMO_TEMPLATES, set_up_demo
 from digests.models import LLMCall, Run, Subscription
 from inbox.accounts import sign_up
 from ingest.models import ContentEnrichment, ContentItem, UserSource
-from tests.digests.fake_anthropic import FakeAnthropic
+from tests.digests.fake_anthropic import FakeAnthropic, quiet_client_logs
 
 
 def _round(user, now) -> list[Run]:
@@ -83,8 +82,7 @@ def _user_like_demo(email: str, demo_user, now):
 
 
 def run(size: str = "full") -> dict:
-    for name in ("httpx", "httpx2", "anthropic"):  # one INFO line per request otherwise
-        logging.getLogger(name).setLevel(logging.WARNING)
+    quiet_client_logs()  # one INFO line per request otherwise
     now = datetime.now(UTC).replace(microsecond=0)
     with override_settings(ANTHROPIC_API_KEY=""):
         demo = set_up_demo(now=now)

@@ -10,6 +10,7 @@ request itself. Usage is deterministic: about four characters per token of what 
 from __future__ import annotations
 
 import json
+import logging
 import re
 import threading
 import time
@@ -22,6 +23,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from django.test import override_settings
 
 CHARS_PER_TOKEN = 4
+
+
+def quiet_client_logs() -> None:
+    """The SDK's HTTP client logs one INFO line per request: too many for a benchmark."""
+    for name in ("httpx", "httpx2", "anthropic"):
+        logging.getLogger(name).setLevel(logging.WARNING)
 
 
 def tokens_for(text: str) -> int:
@@ -126,6 +133,14 @@ def default_answer(request: Request) -> dict:
                 for index, item in enumerate(items)
             ]
         }
+    if request.tool_name == "suggest_interests":
+        # The topic's comma- or "and"-separated parts, and an abbreviation a model would add.
+        parts = re.split(r",|;|\band\b|、|和", payload["topic"])
+        interests = [" ".join(part.split()) for part in parts if part.strip()]
+        initials = "".join(word[0] for word in interests[0].split() if word[:1].isalpha())
+        if len(initials) >= 2:
+            interests.append(initials.upper())
+        return {"interests": interests[:12], "negative_keywords": []}
     raise ValueError(f"the fake has no default answer for tool {request.tool_name!r}")
 
 

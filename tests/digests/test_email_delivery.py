@@ -94,7 +94,7 @@ def test_the_subject_follows_the_template_and_the_default_says_what_and_when(
     add_items(now, "PostgreSQL 18 released", "PostgreSQL tuning guide")
     subscription = subscribe(alice, now)
     run_and_send(subscription, now)
-    assert smtp_server.messages[0]["Subject"] == "Databases — your brief for Nov. 20, 2026"
+    assert smtp_server.messages[0]["Subject"] == "Databases — your brief for 20 Nov 2026"
     update_subscription(subscription, {"email_subject": "[{count}] {name}: {topic}"}, now=now)
     add_items(now, "PostgreSQL 19 planned")
     run_and_send(subscription, now)
@@ -462,7 +462,7 @@ def test_offline_the_brief_is_written_to_a_folder(alice, now, settings, tmp_path
     import email.policy
 
     message = email.message_from_string(written.read_text(), policy=email.policy.default)
-    assert message["Subject"] == "Databases — your brief for Nov. 20, 2026"
+    assert message["Subject"] == "Databases — your brief for 20 Nov 2026"
     assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
 
 

@@ -119,5 +119,6 @@ def test_the_api_answers_in_the_language_the_client_asks_for(api):
     )
     assert response.status_code == 400
     message = response.json()["error"]["fields"]["cron"]
-    assert "不是有效的 cron 表达式" in str(message)
+    # In our own words, in Chinese, naming the field and what it takes.
+    assert "分钟字段不能是 61。它接受 0 到 59" in str(message)
     assert not Subscription.objects.exists()

@@ -219,19 +219,19 @@ def test_a_day_of_month_and_a_weekday_together_mean_either():
         ("0 8 * *", "has 4"),
         ("* * * * * * *", "has 7"),
         ("0 0 8 * * * 2026", "has 7"),
-        ("61 * * * *", "out of range"),
-        ("60 * * * *", "out of range"),
-        ("0 24 * * *", "out of range"),
-        ("0 0 * 13 *", "out of range"),
-        ("0 0 32 * *", "out of range"),
-        ("0 0 0 * *", "out of range"),
-        ("0 0 * * 8", "out of range"),
-        ("60 0 8 * * *", "out of range"),  # seconds
-        ("hello world foo bar baz", "not a valid cron expression"),
-        ("every day at 8 am", "not a valid cron expression"),
-        ("0 8 * * someday", "not a valid cron expression"),
-        ("*/0 * * * *", "step"),
-        ("0 9 * * 5L", "not a valid cron expression"),
+        ("61 * * * *", "the minute field cannot be 61. It takes 0 to 59"),
+        ("60 * * * *", "the minute field cannot be 60"),
+        ("0 24 * * *", "the hour field cannot be 24. It takes 0 to 23"),
+        ("0 0 * 13 *", "the month field cannot be 13. It takes 1 to 12"),
+        ("0 0 32 * *", "the day of the month field cannot be 32. It takes 1 to 31"),
+        ("0 0 0 * *", "the day of the month field cannot be 0"),
+        ("0 0 * * 8", "the day of the week field cannot be 8. It takes 0 to 7"),
+        ("60 0 8 * * *", "the seconds field cannot be 60"),  # seconds
+        ("hello world foo bar baz", "the minute field cannot be hello"),
+        ("every day at 8 am", "the minute field cannot be every"),
+        ("0 8 * * someday", "the day of the week field cannot be someday"),
+        ("*/0 * * * *", "the minute field cannot be */0"),
+        ("0 9 * * 5L", "the day of the week field cannot be 5L"),
         ("@reboot", "Unknown macro"),
         ("@fortnightly", "Unknown macro"),
         ("@", "Unknown macro"),
@@ -257,6 +257,13 @@ def test_an_unknown_macro_refusal_lists_the_macros_there_are():
 
 def test_an_out_of_range_refusal_names_the_expression():
     assert "'0 24 * * *'" in refusal(normalize_cron, "0 24 * * *").message
+
+
+def test_a_refusal_is_in_our_words_not_the_cron_librarys():
+    for expression in ("0 24 * * *", "*/0 * * * *", "0 9 * * fri#6", "0 9 * * 5L"):
+        message = refusal(normalize_cron, expression).message
+        assert "acceptable" not in message and "Invalid" not in message  # croniter's wording
+        assert "field cannot be" in message
 
 
 def test_february_29_is_not_refused_since_leap_years_have_it():

@@ -153,7 +153,9 @@ def test_a_bad_edit_names_the_field_and_changes_nothing(console, alice, now):
     subscription = subscribe(alice, now)
     response = edit(console, subscription, schedule_preset="advanced", cron="61 * * * *")
     assert response.status_code == 200
-    assert "not a valid cron expression" in response.content.decode()
+    body = response.content.decode()
+    # Said once, in our words, naming the field and what it takes.
+    assert body.count("the minute field cannot be 61. It takes 0 to 59") == 1
     subscription.refresh_from_db()
     assert subscription.cron == "30 7 * * 1-5"
 
@@ -239,7 +241,8 @@ def test_preview_offers_to_run_now(console, alice, now):
     subscription = subscribe(alice, now)
     body = console.get(reverse("digests:preview", args=[subscription.pk])).content.decode()
     assert f'action="{reverse("digests:run_now", args=[subscription.pk])}"' in body
-    assert "No items from your sources or topic in the content window yet." in body
+    # An empty preview says why and what to change: here, nothing was collected at all.
+    assert "Nothing has been collected yet: add a feed or a site on the Sources page" in body
 
 
 def test_preview_is_rate_limited_and_shares_the_apis_allowance(console, alice, bob, now):
@@ -317,3 +320,19 @@ def test_editing_keeps_and_changes_the_reading_levels(console, alice, now):
     edit(console, subscription, name="Renamed")  # nothing ticked: any level
     subscription.refresh_from_db()
     assert subscription.reading_levels == []
+
+
+def test_templates_are_offered_and_named_in_the_readers_language(client, alice, now):
+    from inbox.models import UserPreference
+
+    UserPreference.objects.filter(user=alice).update(
+        ui_locale="zh-hans", locale_mode=UserPreference.LocaleMode.MANUAL
+    )
+    client.force_login(alice)
+    html = client.get(reverse("digests:new")).content.decode()
+    assert "AI 日报" in html and "人工智能与机器学习" in html
+    assert "AI Daily" not in html and "Artificial intelligence" not in html
+    client.post(reverse("digests:new"), {"template": "ai-daily"})
+    subscription = Subscription.objects.get(owner=alice)
+    assert (subscription.name, subscription.topic) == ("AI 日报", "人工智能与机器学习")
+    assert "LLM" in subscription.interests  # what the sources say stays as written

@@ -130,3 +130,28 @@ def test_the_inbox_costs_the_same_queries_for_3_or_30_items(client, alice, now):
         counts.append(len(captured.captured_queries))
     assert counts[0] == counts[1]
     assert counts[0] <= 8
+
+
+@pytest.mark.parametrize(
+    ("show", "title"),
+    [("", "Inbox"), ("unread", "Unread"), ("saved", "Saved"), ("not_interested", "Not interested")],
+)
+def test_each_tab_is_titled_after_itself(client, alice, show, title):
+    client.force_login(alice)
+    html = client.get(reverse("inbox:index") + (f"?show={show}" if show else "")).content.decode()
+    assert f"<title>{title} · Tidings</title>" in html
+    assert f"<h1>{title}</h1>" in html
+
+
+def test_a_run_page_shows_its_time_in_the_subscriptions_zone(client, alice, now):
+    subscription = create_subscription(
+        alice,
+        {"name": "Tokyo", "interests": ["x"], "cron": "0 8 * * *", "timezone": "Asia/Tokyo"},
+        now=now,
+    )
+    run = request_manual_run(subscription, now=now)
+    client.force_login(alice)  # Alice herself is in Berlin
+    html = client.get(reverse("inbox:run", args=[run.pk])).content.decode()
+    assert "Friday, 20 November 2026, 18:00 JST" in html
+    # Unfinished: the page asks for itself again until the run is done.
+    assert 'hx-trigger="every 2s"' in html

@@ -67,6 +67,23 @@ def test_terms_match_whole_words_and_phrases_like_the_scorer(db, now):
     assert search(["trus"], now) == []  # no prefix or substring matches for word terms
 
 
+def test_a_term_finds_its_singular_and_plural_as_the_scorer_does(db, now):
+    singular = add_item("Serving a language model cheaply", now=now)
+    plural = add_item("Small language models", now=now)
+    acronym = add_item("Three LLMs compared", now=now)
+    add_item("Language modelling at home", now=now)
+    add_item("What is new this week", now=now)
+    assert set(search(["language models"], now)) == {singular.pk, plural.pk}
+    assert set(search(["language model"], now)) == {singular.pk, plural.pk}
+    assert search(["LLM"], now) == [acronym.pk]
+    assert search(["news"], now) == []
+
+
+def test_full_width_terms_are_searched_in_their_ascii_form(db, now):
+    item = add_item("LLM evaluation notes", now=now)
+    assert search(["ＬＬＭ"], now) == [item.pk]
+
+
 def test_cjk_korean_and_accented_terms_match_inside_words(db, now):
     chinese = add_item("业界动态", description="人工智能的发展很快", now=now)
     short = add_item("芯片新闻", description="智能手机出货量", now=now)

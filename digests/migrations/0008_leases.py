@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('digests', '0006_email_and_webhook_delivery'),
+        ('digests', '0007_interests_from_a_topic'),
     ]
 
     operations = [

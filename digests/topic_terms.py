@@ -1,0 +1,303 @@
+"""Interests from a topic in plain words, without a model (SPEC §5): the fallback of
+digests/interests.py, and what every topic gets when no model key is configured.
+
+"keeping up with Rust async runtimes" becomes ["Rust async runtimes", "Rust async",
+"async runtimes", "Rust"]; "我想关注大语言模型和开源数据库的最新进展" becomes ["大语言模型",
+"开源数据库"]. The scorer matches Latin terms as whole words (the last one in its singular or
+plural) and Chinese, Japanese and Korean terms as substrings, so terms are phrases and words
+that can occur as written in an article:
+
+- Latin words: function words and the filler people wrap a topic in ("keeping up with",
+  "latest news about") end a phrase. A phrase of one or two words is kept as it is; a longer
+  one also as its two-word pieces ("async runtimes"), since articles rarely repeat a long
+  phrase word for word; a phrase ending in a generic head ("pricing strategy", "git tips")
+  also without it. Names — ALL-CAPS, mixedCase, words with digits or with . + # inside
+  (Next.js, C++, GPT-4), capitalized words inside a sentence in lower case — are kept alone
+  too.
+- Chinese has no spaces: the text is cut at function words and filler (的, 和, 关注, 最新 …)
+  by longest match, and a cut that would leave a single character is undone (和平, 现在).
+- Japanese: runs of hiragana (particles, okurigana) separate the words; kanji, katakana and
+  Latin runs written together stay one term (大規模言語モデル, 生成AI); filler (最新, 動向)
+  is cut out as in Chinese.
+- Korean: words are separated by spaces; a particle is stripped from the end of a word
+  (반도체를 → 반도체) and two neighbouring words are also kept as a phrase (전기차 배터리).
+
+Word lists are in digests/topic_words/ (see its README).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from itertools import pairwise
+from pathlib import Path
+
+from ingest.text.terms import clean_term, same_term_key
+from ingest.text.word_lists import word_list
+
+WORDS_DIR = Path(__file__).parent / "topic_words"
+MAX_TERMS = 12
+MAX_TERM_CHARS = 100
+LONG_PHRASE_WORDS = 4  # longer phrases are kept only as their two-word pieces
+
+_HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_KATAKANA = "\u30a0-\u30ff\u31f0-\u31ff"
+_HIRAGANA = "\u3040-\u309f"
+_HANGUL = "\uac00-\ud7af\u1100-\u11ff\u3130-\u318f"
+_LATIN = "A-Za-z0-9\u00c0-\u024f"
+# A Latin word may hold . ' / - between letters and end in + or # (Next.js, CI/CD, C++, C#).
+_LATIN_WORD = rf"[{_LATIN}](?:[{_LATIN}+#]|[._'’/-](?=[{_LATIN}]))*"
+_TOKEN = re.compile(
+    rf"(?P<latin>{_LATIN_WORD})"
+    rf"|(?P<cjk>[{_HAN}{_KATAKANA}]+)"
+    rf"|(?P<hiragana>[{_HIRAGANA}]+)"
+    rf"|(?P<hangul>[{_HANGUL}]+)"
+    r"|(?P<space>\s+)"
+    r"|(?P<other>.)"
+)
+_KANA = re.compile(rf"[{_HIRAGANA}{_KATAKANA}]")
+_HAN_CHAR = re.compile(rf"[{_HAN}]")
+_NAME_INSIDE = re.compile(r"[0-9.+#]")
+
+
+def _words(name: str) -> frozenset[str]:
+    return word_list(WORDS_DIR / name)
+
+
+@cache
+def _korean_lists() -> tuple[frozenset[str], tuple[str, ...]]:
+    """Korean filler words, and the particles (longest first)."""
+    stop: set[str] = set()
+    particles: set[str] = set()
+    section = stop
+    for line in (WORDS_DIR / "ko_stop.txt").read_text(encoding="utf-8").splitlines():
+        if line.startswith("# particles"):
+            section = particles
+        elif not line.lstrip().startswith("#"):
+            section.update(line.split())
+    return frozenset(stop), tuple(sorted(particles, key=len, reverse=True))
+
+
+@dataclass
+class _Token:
+    kind: str  # latin, cjk, hiragana, hangul, space, other
+    text: str
+
+
+def _tokens(text: str) -> list[_Token]:
+    return [_Token(match.lastgroup or "other", match.group()) for match in _TOKEN.finditer(text)]
+
+
+def _name_kind(word: str, *, first: bool, title_case: bool) -> str:
+    """ "strong" for a word that is a name wherever it stands, "weak" for a capitalized word
+    inside a sentence written in lower case (Rust, New York), else ""."""
+    if len(word) >= 2 and word.isupper():
+        return "strong"  # AI, EU, LLM
+    if any(c.isupper() for c in word[1:]) or _NAME_INSIDE.search(word):
+        return "strong"  # PostgreSQL, iOS, Next.js, C++, GPT-4
+    return "weak" if word[:1].isupper() and not first and not title_case else ""
+
+
+def _is_english_stop(word: str, *, first: bool, title_case: bool) -> bool:
+    if len(word) >= 2 and word.isupper():
+        return False  # IT, US: acronyms, not "it" and "us"
+    if word[:1].isupper() and not first and not title_case:
+        return False  # "New" of New York in a sentence written in lower case
+    return word.casefold().replace("’", "'") in _latin_stop_words()
+
+
+@cache
+def _latin_stop_words() -> frozenset[str]:
+    return _words("en_stop.txt") | _words("eu_stop.txt")
+
+
+class _Terms:
+    """Terms in the order they appear, each form of a term once."""
+
+    def __init__(self):
+        self.terms: list[str] = []
+        self._keys: set[str] = set()
+
+    def add(self, term: str) -> None:
+        term = term.strip(" .'’-/")
+        if not term or len(term) > MAX_TERM_CHARS:
+            return
+        key = same_term_key(term)
+        if key not in self._keys:
+            self._keys.add(key)
+            self.terms.append(term)
+
+
+def _latin_phrase(words: list[str], terms: _Terms) -> None:
+    if not words:
+        return
+    if len(words) <= LONG_PHRASE_WORDS:
+        terms.add(" ".join(words))
+    if len(words) >= 3:
+        for left, right in pairwise(words):
+            terms.add(f"{left} {right}")
+    # "pricing strategy" is about pricing: the phrase without its generic head, too.
+    core = list(words)
+    while core and core[-1].casefold() in _words("en_generic.txt"):
+        core.pop()
+    if core and len(core) < len(words) and len(core) <= LONG_PHRASE_WORDS:
+        terms.add(" ".join(core))
+
+
+def _cut_at_stop_words(text: str, stop: frozenset[str]) -> list[str]:
+    """`text` (no spaces) cut at the longest stop word at each position; a stop word whose cut
+    would leave a single Han character beside it stays part of that word (和平, 现在)."""
+    longest = max((len(w) for w in stop), default=0)
+    pieces: list[list] = []  # [text, is_stop]
+    position = 0
+    while position < len(text):
+        widths = range(min(longest, len(text) - position), 0, -1)
+        size = next((n for n in widths if text[position : position + n] in stop), 0)
+        if size:
+            pieces.append([text[position : position + size], True])
+            position += size
+        elif pieces and not pieces[-1][1]:
+            pieces[-1][0] += text[position]
+            position += 1
+        else:
+            pieces.append([text[position], False])
+            position += 1
+    words: list[list] = []  # [text, is_stop], plain neighbours merged
+    for index, (piece, is_stop) in enumerate(pieces):
+        previous = words[-1] if words else None
+        if is_stop:
+            following = pieces[index + 1] if index + 1 < len(pieces) else None
+            if previous and not previous[1] and _lone_han(previous[0]):
+                previous[0] += piece
+                continue
+            if following and not following[1] and _lone_han(following[0]):
+                is_stop = False
+        if not is_stop and previous and not previous[1]:
+            previous[0] += piece
+        else:
+            words.append([piece, is_stop])
+    return [piece for piece, is_stop in words if not is_stop]
+
+
+def _lone_han(piece: str) -> bool:
+    return len(piece) == 1 and bool(_HAN_CHAR.match(piece))
+
+
+def _cjk_word(text: str, *, japanese: bool, terms: _Terms) -> None:
+    """One run of text without spaces holding Chinese or Japanese (and maybe Latin) parts."""
+    stop = _words("ja_stop.txt") if japanese else _words("zh_stop.txt")
+    for part in re.split(rf"[{_HIRAGANA}]+", text) if japanese else [text]:
+        for piece in _cut_at_stop_words(part, stop):
+            if len(piece) >= 2 and not (
+                piece.isascii() and piece.casefold() in _latin_stop_words()
+            ):
+                terms.add(piece)
+
+
+def _korean_word(word: str) -> tuple[str, bool]:
+    """The word without its particle ("" for filler), and whether a particle ended it: a
+    particle closes a noun phrase (반도체와 인공지능 are two terms, not one)."""
+    stop, particles = _korean_lists()
+    if word in stop:
+        return "", True
+    for particle in particles:
+        if word.endswith(particle) and len(word) - len(particle) >= 2:
+            word = word[: -len(particle)]
+            return ("" if word in stop else word), True
+    return ("" if len(word) < 2 else word), False
+
+
+def extract_terms(topic: str) -> list[str]:
+    """Up to MAX_TERMS interests from `topic`, most specific first within each phrase, in the
+    order the topic names them. A topic made only of filler gives itself, as before."""
+    text = clean_term(topic)
+    if not text:
+        return []
+    tokens = _tokens(text)
+    japanese = bool(_KANA.search(text))
+    # Title Case ("Rust Async Runtimes") says nothing about names: no lower-case word but
+    # function words.
+    latin = [t.text for t in tokens if t.kind == "latin"]
+    title_case = len(latin) >= 2 and not any(
+        w[:1].islower() and w.casefold() not in _latin_stop_words() for w in latin
+    )
+    terms, names = _Terms(), []
+    phrase: list[str] = []
+    name_run: list[str] = []  # capitalized words in a row: one name (New York)
+    weak_names: list[str] = []  # capitalized names: kept alone only from a short phrase
+    korean: list[str] = []
+    first = True
+
+    def end_name() -> None:
+        if name_run:
+            weak_names.append(" ".join(name_run))
+            name_run.clear()
+
+    def end_latin() -> None:
+        # A capitalized word stands alone only in a short phrase: "Rust" of "What's new in
+        # Rust", not "Python" of "Python virtual environments" (a strong name always does).
+        end_name()
+        if len(phrase) <= 2:
+            names.extend(weak_names)
+        weak_names.clear()
+        _latin_phrase(phrase, terms)
+        phrase.clear()
+
+    def end_phrases() -> None:
+        end_latin()
+        for left, right in pairwise(korean):
+            terms.add(f"{left} {right}")
+        for word in korean:
+            terms.add(word)
+        korean.clear()
+
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        if token.kind == "space":
+            index += 1
+            continue
+        # Text written together without a space across scripts is one word: 生成AI, AI芯片.
+        run = [token]
+        joinable = ("latin", "cjk", "hiragana")
+        while token.kind in joinable and index + 1 < len(tokens):
+            if tokens[index + 1].kind not in joinable:
+                break
+            index += 1
+            run.append(tokens[index])
+        index += 1
+        kinds = {t.kind for t in run}
+        if "cjk" in kinds or "hiragana" in kinds:
+            end_phrases()
+            _cjk_word("".join(t.text for t in run), japanese=japanese, terms=terms)
+        elif token.kind == "latin":
+            word = token.text
+            if _is_english_stop(word, first=first, title_case=title_case):
+                end_latin()
+            else:
+                phrase.append(word)
+                kind = _name_kind(word, first=first, title_case=title_case)
+                if kind == "strong":
+                    names.append(word)
+                if kind:
+                    name_run.append(word)
+                else:
+                    end_name()
+            first = False
+        elif token.kind == "hangul":
+            end_latin()
+            word, ends_phrase = _korean_word(token.text)
+            if word:
+                korean.append(word)
+            if ends_phrase or not word:
+                end_phrases()
+        else:  # punctuation ends every phrase
+            end_phrases()
+            first = first or token.text in ".!?"
+    end_phrases()
+    for name in names:
+        # "IT" alone would match every "it": case is folded when matching.
+        if name.casefold() not in _latin_stop_words():
+            terms.add(name)
+    return terms.terms[:MAX_TERMS] or [text[:MAX_TERM_CHARS]]

@@ -1,0 +1,78 @@
+"""Interests from a topic in plain words without a model (digests/topic_terms.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from digests.topic_terms import MAX_TERMS, extract_terms
+
+
+@pytest.mark.parametrize(
+    ("topic", "expected"),
+    [
+        (
+            "keeping up with Rust async runtimes",
+            ["Rust async runtimes", "Rust async", "async runtimes"],
+        ),
+        ("open-source databases and PostgreSQL", ["open-source databases", "PostgreSQL"]),
+        ("machine learning for drug discovery", ["machine learning", "drug discovery"]),
+        ("news about New York housing", ["New York housing", "New York", "York housing"]),
+        ("What's New in the EU AI Act", ["EU AI Act", "EU AI", "AI Act", "EU", "AI"]),
+        ("C++ and C# tooling", ["C++", "C# tooling", "C#"]),
+    ],
+)
+def test_english_topics_keep_phrases_and_names_without_the_filler(topic, expected):
+    assert extract_terms(topic) == expected
+
+
+@pytest.mark.parametrize(
+    ("topic", "expected"),
+    [
+        ("我想关注大语言模型和开源数据库的最新进展", ["大语言模型", "开源数据库"]),
+        ("量子计算的商业化", ["量子计算", "商业化"]),
+        ("和平与发展", ["和平", "发展"]),  # 和 of 和平 is not the word "and"
+        ("大規模言語モデルの最新動向を知りたい", ["大規模言語モデル"]),
+        ("生成AIの規制について", ["生成AI", "規制"]),
+        ("전기차 배터리 관련 최신 소식", ["전기차 배터리", "전기차", "배터리"]),
+        ("반도체와 인공지능 산업 동향", ["반도체", "인공지능 산업", "인공지능", "산업"]),
+    ],
+)
+def test_chinese_japanese_and_korean_topics_are_cut_into_terms(topic, expected):
+    assert extract_terms(topic) == expected
+
+
+@pytest.mark.parametrize(
+    ("topic", "expected"),
+    [
+        ("dicas de git para o dia a dia", ["git"]),
+        ("Neuigkeiten über Apple-Geräte", ["Apple-Geräte"]),
+        ("Actualités sur les voitures électriques", ["voitures électriques"]),
+    ],
+)
+def test_german_french_and_portuguese_filler_is_dropped_too(topic, expected):
+    assert extract_terms(topic) == expected
+
+
+def test_a_capitalized_word_stands_alone_only_from_a_short_phrase():
+    assert "Python" not in extract_terms("managing Python virtual environments")
+    assert extract_terms("What's new in Rust") == ["Rust"]
+    assert "PostgreSQL" in extract_terms("PostgreSQL performance tuning")  # a name anywhere
+
+
+def test_full_width_letters_and_punctuation_are_folded():
+    assert extract_terms("ＡＩエージェント、ＬＬＭ") == ["AIエージェント", "LLM"]
+
+
+def test_a_plural_and_its_singular_count_once():
+    assert extract_terms("language models, language model, Language Models") == ["language models"]
+
+
+def test_an_acronym_that_is_also_a_common_word_is_never_a_term_alone():
+    assert extract_terms("IT security for small businesses") == ["IT security", "small businesses"]
+
+
+def test_a_topic_of_filler_only_gives_itself_and_a_long_one_is_capped():
+    assert extract_terms("latest news") == ["latest news"]
+    assert extract_terms("") == []
+    many = ", ".join(f"topic{n} thing{n}" for n in range(30))
+    assert len(extract_terms(many)) == MAX_TERMS

@@ -1,0 +1,51 @@
+"""How interest terms meet text (ingest/text/terms.py): folding and the light plural rule."""
+
+from __future__ import annotations
+
+import pytest
+
+from ingest.text.terms import clean_term, fold, same_term_key, term_form
+
+
+def forms(term: str) -> set[str]:
+    form = term_form(term)
+    return {form.stem + ending for ending in form.endings}
+
+
+@pytest.mark.parametrize(
+    ("term", "expected"),
+    [
+        ("language models", {"language models", "language model"}),
+        ("language model", {"language models", "language model"}),
+        ("LLMs", {"llms", "llm"}),
+        ("LLM", {"llms", "llm"}),
+        ("batteries", {"batteries", "batterie", "battery"}),
+        ("battery", {"batteries", "battery"}),
+        ("databases", {"databases", "database", "databas"}),
+        ("database", {"databases", "database"}),
+        ("patches", {"patches", "patche", "patch"}),
+        ("class", {"classes", "class"}),
+        ("Rust async runtimes", {"rust async runtimes", "rust async runtime"}),
+    ],
+)
+def test_the_last_word_matches_in_the_singular_and_the_plural(term, expected):
+    assert forms(term) == expected
+
+
+@pytest.mark.parametrize(
+    "term", ["news", "Windows", "Kubernetes", "iOS", "bus", "GPT-3.5", "数据库"]
+)
+def test_words_whose_s_is_not_a_plural_match_only_as_written(term):
+    assert forms(term) == {fold(clean_term(term))}
+
+
+def test_full_width_forms_and_case_are_folded():
+    assert fold("ＡＩエージェント ＬＬＭ") == "aiエージェント llm"
+    assert clean_term("  ＡＩ　エージェント ") == "AI エージェント"
+    assert fold("PostgreSQL") == "postgresql"
+
+
+def test_forms_of_one_term_share_a_key():
+    assert same_term_key("Language Models") == same_term_key("language model")
+    assert same_term_key("policies") == same_term_key("policy")
+    assert same_term_key("news") != same_term_key("new")
