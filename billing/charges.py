@@ -32,8 +32,9 @@ from billing.models import Account, CreditHold, CreditTransaction
 
 Kind = CreditTransaction.Kind
 
-# Longer than a run may take (digests.runner.RUN_TIMEOUT, 15 min): a hold whose worker died
-# stops counting after this, so a user is never blocked for long by a run that is gone.
+# Longer than a run may take (the task timeout, 5 min): a hold whose worker died stops counting
+# after this, so a user is never blocked for long by a run that is gone (a run taken over after
+# its lease ran out renews its own hold).
 HOLD_TTL = timedelta(minutes=30)
 
 INSUFFICIENT_CREDITS = "insufficient_credits"

@@ -125,7 +125,8 @@ REDIS_URL = parse_redis_url(env_str("REDIS_URL")) if env_str("REDIS_URL") else "
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # A Redis outage answers from memory instead of failing pages (config/cache.py).
+            "BACKEND": "config.cache.ResilientRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "tidings"),
         }
@@ -140,6 +141,18 @@ else:
         }
     }
 
+# Work leases (config/leases.py): a run, edition, refresh or delivery a worker claimed is
+# reclaimed by the dispatcher tick once its lease is this old without a heartbeat; workers renew
+# it every WORK_HEARTBEAT_SECONDS. With the minutely tick a dead worker's work is back in hand
+# within lease + 60 s.
+WORK_LEASE_SECONDS = env_int("WORK_LEASE_SECONDS", 45, minimum=2)
+WORK_HEARTBEAT_SECONDS = env_int("WORK_HEARTBEAT_SECONDS", 10, minimum=1)
+if WORK_HEARTBEAT_SECONDS * 2 > WORK_LEASE_SECONDS:
+    raise ImproperlyConfigured(
+        f"WORK_HEARTBEAT_SECONDS={WORK_HEARTBEAT_SECONDS} must be at most half of "
+        f"WORK_LEASE_SECONDS={WORK_LEASE_SECONDS}, so one missed beat does not lose a lease."
+    )
+
 # django-q2 delivers a task at least once: a task that outlives `timeout` is killed and handed
 # out again after `retry`, so retry must exceed timeout and every task must be idempotent.
 Q_CLUSTER = {
@@ -148,7 +161,10 @@ Q_CLUSTER = {
     "timeout": env_int("Q_TIMEOUT", 300, minimum=10),
     "retry": env_int("Q_TIMEOUT", 300, minimum=10) + 60,
     "max_attempts": 3,
-    "queue_limit": 50,
+    # Tasks a cluster pulls from the broker ahead of its workers: one each. More would leave
+    # other machines' clusters idle while this one sits on a burst, and lose them all to its
+    # death (they come back only when their leases run out).
+    "queue_limit": env_int("Q_WORKERS", 2, minimum=1),
     "save_limit": 500,
     # After downtime the scheduler runs the tick once, not once per missed minute.
     "catch_up": False,
@@ -346,6 +362,9 @@ for _name in ("SOURCE_REPUTATION_ALLOW", "SOURCE_REPUTATION_DENY"):
             raise ImproperlyConfigured(f"{_name}: {_domain!r} is not a domain name.")
 # Public topic editions are produced at platform cost; at most this many at once (SPEC §9).
 TOPIC_EDITION_CONCURRENCY = env_int("TOPIC_EDITION_CONCURRENCY", 2, minimum=1)
+# A rendered Inbox page is reused while nothing it shows has changed (inbox/page_cache.py), at
+# most this long.
+INBOX_PAGE_CACHE_SECONDS = env_int("INBOX_PAGE_CACHE_SECONDS", 3600, minimum=0)
 # Test-only: hostnames (not addresses) that may resolve to loopback, for fixture servers.
 # Never read from the environment or user input; tests switch it on with override_settings.
 FETCH_TEST_ONLY_LOOPBACK_HOSTS: tuple[str, ...] = ()

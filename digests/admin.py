@@ -61,6 +61,7 @@ class RunAdmin(admin.ModelAdmin):
         "scheduled_at",
         "delivered_count",
         "attempts",
+        "lease_expires_at",
     ]
     list_filter = ["status", "trigger"]
     search_fields = ["subscription__name", "user__email", "error"]

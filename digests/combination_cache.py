@@ -17,8 +17,10 @@ sleeps; when it turns `ready` they return it as a hit. The rules when it does no
   calls. Every request thus gets at most one attempt of its own — never a worse answer than
   without the cache — and `get_or_compute` only ever returns a value or raises what the
   caller's own `compute()` raised. A failure is never cached.
-- the claim is older than the lease (COMBINATION_CACHE_LEASE_SECONDS; its winner crashed), or
-  a waiter has watched the same claim for a whole lease: the key is taken over the same way.
+- the claim's work lease ran out (config/leases.py: the winner renews it from a heartbeat
+  thread while it computes, so a winner that died is noticed within WORK_LEASE_SECONDS), or a
+  waiter has watched the same claim for COMBINATION_CACHE_LEASE_SECONDS (a live winner whose
+  calls never end): the key is taken over the same way.
   The old winner, should it still finish, no longer holds the claim and stores nothing.
 - an expired `ready` row is a miss, taken over the same way.
 
@@ -54,6 +56,7 @@ from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import Count, F, Q
 
+from config import leases
 from digests.models import CombinationCacheCounter, CombinationCacheEntry
 
 logger = logging.getLogger(__name__)
@@ -183,6 +186,7 @@ def get_or_compute(
         raise ValueError("key: a sha256 hex digest from combination_key().")
     claim = _Claim(kind, key, now, inputs_desc or {}, ttl or ttl_for(kind))
     lease = _lease()
+    started = time.monotonic()
     watched, watched_since, delay = None, 0.0, POLL_FIRST
     waited, invisible = False, 0
     while True:
@@ -202,7 +206,9 @@ def get_or_compute(
             return CacheResult(
                 entry.value, True, key, entry.input_tokens, entry.output_tokens, waited
             )
-        if entry.state == Entry.State.PENDING and entry.created_at > now - lease:
+        # The waiter's clock in the claimant's frame: `now` plus the time spent waiting.
+        frame_now = now + timedelta(seconds=time.monotonic() - started)
+        if entry.state == Entry.State.PENDING and _claim_alive(entry, frame_now, lease):
             token = entry.value.get("claim")
             if token != watched:
                 watched, watched_since = token, time.monotonic()
@@ -218,6 +224,12 @@ def get_or_compute(
             return _compute_and_store(claim, token, compute, waited=waited)
 
 
+def _claim_alive(entry: CombinationCacheEntry, now: datetime, lease: timedelta) -> bool:
+    if entry.lease_expires_at is None:  # a claim made before claims had work leases
+        return entry.created_at > now - lease
+    return entry.lease_expires_at > now
+
+
 @dataclass
 class _Claim:
     kind: str
@@ -225,6 +237,7 @@ class _Claim:
     now: datetime
     inputs: dict
     ttl: timedelta
+    pk: int | None = None
 
     def _pending_fields(self, token: str) -> dict:
         return {
@@ -238,6 +251,7 @@ class _Claim:
             "created_at": self.now,
             "last_hit_at": None,
             "expires_at": self.now + self.ttl,
+            "lease_expires_at": leases.lease_until(self.now),
         }
 
     def insert(self) -> str | None:
@@ -247,7 +261,9 @@ class _Claim:
             # Its own transaction, or a savepoint inside the caller's: a lost race must not
             # break an outer transaction.
             with transaction.atomic():
-                Entry.objects.create(key=self.key, **self._pending_fields(token))
+                self.pk = Entry.objects.create(
+                    key=self.key, attempts=1, **self._pending_fields(token)
+                ).pk
         except IntegrityError:
             return None
         return token
@@ -265,7 +281,10 @@ class _Claim:
         )
         if entry.state == Entry.State.PENDING:
             same_version &= Q(value__claim=entry.value.get("claim"))
-        moved = Entry.objects.filter(same_version).update(**self._pending_fields(token))
+        moved = Entry.objects.filter(same_version).update(
+            attempts=F("attempts") + 1, **self._pending_fields(token)
+        )
+        self.pk = entry.pk
         return token if moved else None
 
 
@@ -284,18 +303,25 @@ def _compute_and_store(claim: _Claim, token: str, compute: Compute, *, waited: b
     _count(claim.kind, misses=1)
     mine = Q(key=claim.key, state=Entry.State.PENDING, value__claim=token)
     try:
-        value, input_tokens, output_tokens = _check_computed(compute())
+        # Waiters see the claim alive only while this heartbeat renews it.
+        with leases.Heartbeat(
+            Entry, [claim.pk], now=claim.now, state=Entry.State.PENDING, value__claim=token
+        ):
+            value, input_tokens, output_tokens = _check_computed(compute())
         stored = Entry.objects.filter(mine).update(
             state=Entry.State.READY,
             value=value,
             input_tokens=input_tokens,
             output_tokens=output_tokens,
+            lease_expires_at=None,
         )
     except BaseException as exc:
         # Not cached: the next request (or a waiter) takes the failed row over and retries.
         try:
             Entry.objects.filter(mine).update(
-                state=Entry.State.FAILED, value={"error": f"{type(exc).__name__}: {exc}"[:500]}
+                state=Entry.State.FAILED,
+                value={"error": f"{type(exc).__name__}: {exc}"[:500]},
+                lease_expires_at=None,
             )
         except Exception:  # e.g. the caller's transaction is already broken
             logger.exception("combination cache %s: could not mark the claim failed", claim.key)

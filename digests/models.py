@@ -8,6 +8,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from config.leases import LeasedWork
 from ingest.models import ContentItem, Source
 
 MAX_ITEMS_HARD_CAP = 30
@@ -140,7 +141,7 @@ class SubscriptionSource(models.Model):
         return f"{self.subscription_id} <- {self.source_id}"
 
 
-class Run(models.Model):
+class Run(LeasedWork):
     class Status(models.TextChoices):
         PENDING = "pending", _("Pending")
         RUNNING = "running", _("Running")
@@ -161,7 +162,6 @@ class Run(models.Model):
     scheduled_at = models.DateTimeField()
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
     output_locale = models.CharField(max_length=16, blank=True)
     narrative_md = models.TextField(blank=True)
     narrative_generator = models.CharField(
@@ -281,7 +281,7 @@ class LLMBudgetDay(models.Model):
         return f"{self.day}: {self.tokens_used} tokens"
 
 
-class CombinationCacheEntry(models.Model):
+class CombinationCacheEntry(LeasedWork):
     """One LLM result shared by every identical request (seed 002): the key is the sha256 of
     the sorted inputs, the options and the period window. The unique key makes concurrent
     identical requests compute once; the others wait for `ready`."""

@@ -21,6 +21,7 @@ from django.utils import translation
 from django.utils.translation import gettext, ngettext
 
 from billing import charges
+from config import leases
 from config.moments import moment
 from digests import enrichment, llm, on_run, writer
 from digests import relevance as model_relevance
@@ -30,6 +31,7 @@ from digests.models import Run, RunItem, Subscription, SubscriptionSource
 from digests.scoring import Interests, impact, overall, relevance
 from digests.summaries import TEMPLATE, template_narrative
 from inbox.models import UserContentState, UserPreference
+from inbox.page_cache import inbox_changed
 from ingest.models import ContentItem
 from ingest.pool.full_text import ensure_full_text_of_top
 from ingest.pool.levels import rate_unrated, reading_level_in
@@ -41,7 +43,9 @@ from topics.candidates import followed_topic_item_ids
 logger = logging.getLogger(__name__)
 
 CANDIDATE_LIMIT = 1000
-RUN_TIMEOUT = timedelta(minutes=15)
+# A run is claimed at most this many times (a claim whose worker died, or whose database
+# connection dropped, counts); after that it is failed and can be retried by hand.
+MAX_RUN_ATTEMPTS = 2
 CONTENT_UPDATE_MIN_GAP = timedelta(days=1)
 MAX_TOPIC_TERMS = 12
 # All model calls of one run (relevance, summaries, narrative), well inside the worker's
@@ -365,11 +369,58 @@ def output_locale_for(subscription: Subscription) -> str:
     return preference.ui_locale if preference else "en"
 
 
-def _claim(run: Run, now: datetime) -> bool:
-    claimed = Run.objects.filter(
-        pk=run.pk, status__in=[Run.Status.PENDING, Run.Status.FAILED]
-    ).update(status=Run.Status.RUNNING, started_at=now, attempts=run.attempts + 1, error="")
-    return bool(claimed)
+def _claim(run: Run, now: datetime) -> int | None:
+    """Claim a pending (or failed, for retry) run with a lease; returns this claim's attempt
+    number — the fencing token the finish checks — or None when someone else has it."""
+    claimed = leases.claim(
+        Run.objects.filter(pk=run.pk, status__in=[Run.Status.PENDING, Run.Status.FAILED]),
+        now=now,
+        seen_attempts=run.attempts,
+        status=Run.Status.RUNNING,
+        started_at=now,
+        error="",
+    )
+    return run.attempts + 1 if claimed else None
+
+
+class LeaseLost(Exception):
+    """The run was reclaimed (its lease ran out) while this worker was still on it: another
+    attempt owns it now, and this one must write nothing."""
+
+
+def _mine(run_id: int, attempt: int):
+    return Run.objects.filter(pk=run_id, status=Run.Status.RUNNING, attempts=attempt)
+
+
+def _record_failure(run_id: int, attempt: int, exc: Exception, now: datetime, meter) -> None:
+    """Mark this attempt failed — or, when the database connection dropped and the run has
+    attempts left, put it back to pending with an expired lease so the next tick hands it out
+    again. Written on a fresh connection if this one is gone; conditional on still owning it."""
+    retry = leases.is_transient(exc) and attempt < MAX_RUN_ATTEMPTS
+    if retry:
+        changes = {
+            "status": Run.Status.PENDING,
+            "lease_expires_at": now,
+            "error": "The database connection dropped mid-run; retrying.",
+        }
+    else:
+        changes = {
+            "status": Run.Status.FAILED,
+            "finished_at": now,
+            "lease_expires_at": None,
+            "error": f"{type(exc).__name__}: {exc}"[:2000],
+        }
+
+    def write() -> int:
+        moved = _mine(run_id, attempt).update(
+            billing_breakdown=meter.breakdown(), error_code="", **changes
+        )
+        if moved:
+            # Delivered nothing, charged nothing; a retry holds its own budget again.
+            charges.release(run_id)
+        return moved
+
+    leases.write_status(write, what=f"run {run_id}")
 
 
 def _summary_input(c: Candidate) -> enrichment.SummaryInput:
@@ -467,7 +518,8 @@ def _deliver(
     UserPreference.objects.get_or_create(user_id=run.user_id)
     # One row lock per user serializes concurrent runs of the same user, so two runs never
     # both decide to deliver one item; the unique (run, hash) and (user, hash) keys back it up.
-    UserPreference.objects.select_for_update().get(user_id=run.user_id)
+    # The lock is the UPDATE that also tells the Inbox page cache something changed.
+    inbox_changed(run.user_id)
     states = _states_for(run.user_id, [c.canonical_url_hash for c in scored], lock=True)
     selection = select(subscription, scored, states, now)
     summaries = texts.summaries_for(selection.selected)
@@ -524,15 +576,32 @@ def execute_run(run_id: int, *, now: datetime) -> Run | None:
     """Execute a pending (or failed, for retry) run exactly once. Safe to call twice: a run
     that is already running or finished is left alone and returned as it is."""
     run = Run.objects.select_related("subscription").filter(pk=run_id).first()
-    if run is None or not _claim(run, now):
+    if run is None or run.status == Run.Status.SUCCEEDED:
         return run
+    attempt = _claim(run, now)
+    if attempt is None:
+        return run
+    with leases.Heartbeat(Run, [run.pk], now=now, status=Run.Status.RUNNING, attempts=attempt):
+        succeeded = _execute(run, attempt, now=now)
+    if not succeeded:  # the row was written with an UPDATE: read it back
+        try:
+            run.refresh_from_db()
+        except Exception:  # the run is written; a dropped connection must not fail the task
+            logger.warning("could not re-read run %s", run_id, exc_info=True)
+    return run
+
+
+def _execute(run: Run, attempt: int, *, now: datetime) -> bool:
+    """One attempt; True when it succeeded (then `run` is the row as saved)."""
+    run_id = run.pk
     subscription = run.subscription
     meter = RunMeter()  # one per attempt: a retry records what the retry itself did
     try:
         # The budget check, before any work: holds the run's upper-bound cost, or refuses.
         budget = charges.reserve(run, subscription, now=now)
         if not budget.ok:
-            return _refuse_for_credits(run, budget, meter, now)
+            _refuse_for_credits(run, budget, meter, now)
+            return True  # _refuse_for_credits read the row back
         on_run.collect(subscription, now=now, meter=meter)
         candidates_count, scored = score_candidates(subscription, now=now)
         # Full text for the top FULLTEXT_TOP_K candidates only (seed 000 §7.2); never fails a run.
@@ -546,6 +615,9 @@ def execute_run(run_id: int, *, now: datetime) -> Run | None:
         )
         texts = prepare_texts(run, subscription, scored, locale=locale, now=now, deadline=deadline)
         with transaction.atomic():
+            # The fence: a reclaimed run (this worker was presumed dead) is someone else's now.
+            if not leases.hold(_mine(run_id, attempt), attempt=attempt, now=now):
+                raise LeaseLost(run_id)
             selection = _deliver(run, subscription, scored, now, texts)
             selection.candidates_count = candidates_count
             selection.above_min_score = len(scored)
@@ -567,6 +639,7 @@ def execute_run(run_id: int, *, now: datetime) -> Run | None:
             run.status = Run.Status.SUCCEEDED
             run.error_code = ""
             run.finished_at = now
+            run.lease_expires_at = None
             run.save()
             # The one charge, committed with the delivery (refunded at once if empty).
             charges.settle(
@@ -580,18 +653,14 @@ def execute_run(run_id: int, *, now: datetime) -> Run | None:
                 Subscription.objects.filter(pk=subscription.pk).update(
                     status=Subscription.Status.COMPLETED
                 )
+    except LeaseLost:
+        logger.warning("run %s was reclaimed while attempt %s was on it", run_id, attempt)
+        return False
     except Exception as exc:
         logger.exception("run %s failed", run_id)
-        Run.objects.filter(pk=run_id).update(
-            status=Run.Status.FAILED,
-            finished_at=now,
-            error=f"{type(exc).__name__}: {exc}"[:2000],
-            error_code="",
-            billing_breakdown=meter.breakdown(),
-        )
-        charges.release(run_id)  # a failed run delivered nothing and is not charged
-        run.refresh_from_db()
-    return run
+        _record_failure(run_id, attempt, exc, now, meter)
+        return False
+    return True
 
 
 def _refuse_for_credits(run: Run, budget: charges.Reservation, meter: RunMeter, now) -> Run:
@@ -599,6 +668,7 @@ def _refuse_for_credits(run: Run, budget: charges.Reservation, meter: RunMeter, 
     Run.objects.filter(pk=run.pk).update(
         status=Run.Status.FAILED,
         finished_at=now,
+        lease_expires_at=None,
         error=(
             f"Not enough credits: this run can cost up to {budget.needed} credits and "
             f"{budget.available} are available."

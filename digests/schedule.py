@@ -64,6 +64,19 @@ def validate_timezone(name: str) -> ZoneInfo:
 
 def normalize_cron(expression: str) -> str:
     """Return the expression with macros expanded; raise ScheduleError saying why it is bad."""
+    if isinstance(expression, str) and expression in _VALID:
+        return _VALID[expression]
+    normalized = _normalize_cron(expression)
+    if len(_VALID) < 4096:  # the tick meets the same few expressions over and over
+        _VALID[expression] = normalized
+    return normalized
+
+
+# Expressions already validated (validating runs croniter: half the cost of a next-run time).
+_VALID: dict[str, str] = {}
+
+
+def _normalize_cron(expression: str) -> str:
     if expression is not None and not isinstance(expression, str):
         raise ScheduleError("cron", _("A cron expression must be text, e.g. '0 8 * * *'."))
     expression = " ".join((expression or "").split())

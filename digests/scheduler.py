@@ -13,12 +13,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
 
+from config import leases
 from digests.delivery import service as deliveries
 from digests.models import Run, Subscription
-from digests.runner import RUN_TIMEOUT
+from digests.runner import MAX_RUN_ATTEMPTS
 from digests.schedule import ScheduleError, next_due_after_run
 from ingest.models import Source
 from ingest.refresh.pipeline import claim_due_sources
@@ -26,7 +27,7 @@ from ingest.refresh.pipeline import claim_due_sources
 logger = logging.getLogger(__name__)
 
 CLAIM_BATCH = 1000
-MAX_RUN_ATTEMPTS = 2
+LOST_RUN_GIVE_UP = timedelta(hours=24)
 # Claimed sources go to workers in batches this size (ingest.refresh.pipeline.refresh_many fetches a
 # batch concurrently). Small enough that a batch of worst-case 30 s fetches stays well inside
 # the task timeout.
@@ -104,12 +105,14 @@ class _NextRuns:
         return upcoming
 
 
-def _scheduled_run(subscription: Subscription, scheduled_at: datetime) -> Run:
+def _scheduled_run(subscription: Subscription, scheduled_at: datetime, now: datetime) -> Run:
     return Run(
         subscription_id=subscription.pk,
         user_id=subscription.owner_id,
         trigger=Run.Trigger.SCHEDULED,
         scheduled_at=scheduled_at,
+        # A worker should claim it within a lease; if not, its task was lost (reclaim_runs).
+        lease_expires_at=leases.lease_until(now),
     )
 
 
@@ -127,7 +130,7 @@ def _claim_batch(now: datetime, limit: int) -> list[Run]:
             return []
         claimed = _move_next_runs(due, upcoming)
         return Run.objects.bulk_create(
-            [_scheduled_run(s, s.next_run_at) for s in due if s.pk in claimed]
+            [_scheduled_run(s, s.next_run_at, now) for s in due if s.pk in claimed]
         )
 
 
@@ -175,7 +178,7 @@ def _claim_row_by_row(now: datetime, limit: int) -> list[Run]:
             ).update(next_run_at=upcoming)
             if not claimed:
                 continue  # another ticker got there first
-            run = _scheduled_run(subscription, scheduled_at)
+            run = _scheduled_run(subscription, scheduled_at, now)
             try:
                 with transaction.atomic():
                     run.save(force_insert=True)
@@ -185,46 +188,57 @@ def _claim_row_by_row(now: datetime, limit: int) -> list[Run]:
     return runs
 
 
-def sweep_stuck_runs(*, now: datetime) -> list[Run]:
-    """Runs left `running` by a killed worker: retried once, then marked failed."""
-    stuck = list(Run.objects.filter(status=Run.Status.RUNNING, started_at__lt=now - RUN_TIMEOUT))
-    retry: list[Run] = []
-    for run in stuck:
-        if run.attempts < MAX_RUN_ATTEMPTS:
-            moved = Run.objects.filter(pk=run.pk, status=Run.Status.RUNNING).update(
-                status=Run.Status.PENDING, error="The worker stopped mid-run; retrying."
-            )
-            if moved:
-                retry.append(run)
+def reclaim_runs(*, now: datetime, limit: int = CLAIM_BATCH) -> list[int]:
+    """Runs whose lease ran out, to hand out again (config/leases.py).
+
+    - `running`: the worker died (or lost its database) without renewing the lease. The run
+      goes back to `pending` for another attempt, or is failed after MAX_RUN_ATTEMPTS claims.
+    - `pending`: the task was lost before a worker claimed the run (a killed cluster had
+      already pulled it from the broker, the broker was down when it was enqueued). It is
+      handed out again at most once per lease; a task still queued behind a backlog then
+      arrives twice, which the runner's claim makes harmless. After a day of this it is failed
+      so it can be retried by hand.
+
+    Each move is a conditional UPDATE, so of several tickers exactly one reclaims a run."""
+    requeue: list[int] = []
+    running = leases.expired(Run.objects.filter(status=Run.Status.RUNNING), now=now)
+    for pk, attempts in running.values_list("pk", "attempts")[:limit]:
+        still_expired = leases.expired(
+            Run.objects.filter(pk=pk, status=Run.Status.RUNNING, attempts=attempts), now=now
+        )
+        if attempts < MAX_RUN_ATTEMPTS:
+            if still_expired.update(
+                status=Run.Status.PENDING,
+                lease_expires_at=leases.lease_until(now),
+                error="The worker stopped mid-run; retrying.",
+            ):
+                requeue.append(pk)
         else:
-            Run.objects.filter(pk=run.pk, status=Run.Status.RUNNING).update(
+            still_expired.update(
                 status=Run.Status.FAILED,
                 finished_at=now,
-                error="The run did not finish within its time limit.",
+                lease_expires_at=None,
+                error="The worker stopped mid-run on every attempt; retry the run to try again.",
             )
-    return retry
-
-
-LOST_RUN_GIVE_UP = timedelta(hours=24)
-
-
-def requeue_lost_runs(*, now: datetime, exclude: list[int] = ()) -> list[int]:
-    """Runs still `pending` a run-timeout after they were created: their task was lost (a
-    broker flush, a worker killed before it acknowledged). Each is handed out again at most
-    once per timeout (execute_run's claim makes a duplicate harmless); after a day it is
-    marked failed so it can be retried by hand."""
-    Run.objects.filter(status=Run.Status.PENDING, created_at__lt=now - LOST_RUN_GIVE_UP).update(
+    # Real creation times are compared with the real clock, never with an injected `now`.
+    leases.expired(
+        Run.objects.filter(
+            status=Run.Status.PENDING, created_at__lt=timezone.now() - LOST_RUN_GIVE_UP
+        ),
+        now=now,
+    ).update(
         status=Run.Status.FAILED,
         finished_at=now,
+        lease_expires_at=None,
         error="No worker picked this run up within a day.",
     )
-    lost = (
-        Run.objects.filter(status=Run.Status.PENDING, created_at__lt=now - RUN_TIMEOUT)
-        .exclude(pk__in=exclude)
-        .values_list("pk", flat=True)[:CLAIM_BATCH]
-    )
-    timeout = int(RUN_TIMEOUT.total_seconds())
-    return [pk for pk in lost if cache.add(f"requeued-run:{pk}", 1, timeout=timeout)]
+    pending = leases.expired(Run.objects.filter(status=Run.Status.PENDING), now=now)
+    for pk in pending.exclude(pk__in=requeue).values_list("pk", flat=True)[:limit]:
+        if leases.expired(Run.objects.filter(pk=pk, status=Run.Status.PENDING), now=now).update(
+            lease_expires_at=leases.lease_until(now)
+        ):
+            requeue.append(pk)
+    return requeue
 
 
 def tick(
@@ -254,10 +268,7 @@ def tick(
     if run_sources is not None:
         for start in range(0, len(batched), SOURCE_BATCH):
             run_sources(batched[start : start + SOURCE_BATCH])
-    for run in sweep_stuck_runs(now=now):
-        result.swept.append(run.pk)
-        run_run(run.pk)
-    for run_id in requeue_lost_runs(now=now, exclude=list(result.swept)):
+    for run_id in reclaim_runs(now=now):
         result.swept.append(run_id)
         run_run(run_id)
     for run in claim_due_subscriptions(now=now):
@@ -268,8 +279,9 @@ def tick(
             result.deliveries.append(delivery_id)
             run_delivery(delivery_id)
     if run_edition is not None:
-        from topics.editions import claim_due_topics
+        from topics.editions import claim_due_topics, reclaim_editions
 
+        reclaim_editions(now=now)
         for topic_id in claim_due_topics(now=now):
             result.editions.append(topic_id)
             run_edition(topic_id)

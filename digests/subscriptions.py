@@ -18,12 +18,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from billing import limits
+from config import leases
 from digests import interests
 from digests.delivery import endpoints
 from digests.delivery.subject import SubjectTemplateError, check_subject_template
 from digests.models import MAX_ITEMS_HARD_CAP, Run, Subscription, SubscriptionSource
 from digests.schedule import ScheduleError, next_run_after, normalize_cron, validate_timezone
 from inbox.models import UserPreference
+from inbox.page_cache import inbox_changed
 from ingest.models import UserSource
 from ingest.text.reading import ReadingLevelError, clean_reading_levels
 from topics.followers import followers_changed
@@ -406,6 +408,7 @@ def create_subscription(user, data: dict, *, now: datetime) -> Subscription:
         subscription.save()
         _set_sources(subscription, source_ids)
         subscription.webhook_secret = endpoints.set_url(subscription, webhook_url, now=now)
+        inbox_changed(user.pk)  # the Inbox's filter lists subscriptions by name
     return subscription
 
 
@@ -521,6 +524,7 @@ def update_subscription(subscription: Subscription, data: dict, *, now: datetime
             _set_sources(subscription, source_ids)
         if webhook_url is not None:
             subscription.webhook_secret = endpoints.set_url(subscription, webhook_url, now=now)
+        inbox_changed(subscription.owner_id)  # its name shows on the Inbox
     return subscription
 
 
@@ -558,6 +562,7 @@ def soft_delete(subscription: Subscription, *, now: datetime) -> None:
         subscription.deleted_at = now
         subscription.next_run_at = None
         subscription.save(update_fields=["deleted_at", "next_run_at", "updated_at"])
+        inbox_changed(subscription.owner_id)
         followers_changed(subscription.followed_topic_id)
 
 
@@ -572,6 +577,8 @@ def request_manual_run(subscription: Subscription, *, now: datetime) -> Run:
             user_id=subscription.owner_id,
             trigger=Run.Trigger.MANUAL,
             scheduled_at=now,
+            # A worker should claim it within a lease; if not, the tick hands it out again.
+            lease_expires_at=leases.lease_until(now),
         )
 
 
@@ -598,7 +605,7 @@ def retry_run(run: Run, *, now: datetime) -> Run:
             status=run.status,
         )
     moved = Run.objects.filter(pk=run.pk, status=Run.Status.FAILED).update(
-        status=Run.Status.PENDING, finished_at=None
+        status=Run.Status.PENDING, finished_at=None, lease_expires_at=leases.lease_until(now)
     )
     run.refresh_from_db()
     if not moved:

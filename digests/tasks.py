@@ -6,47 +6,66 @@ with a conditional update, a source refresh is harmless to repeat).
 
 from __future__ import annotations
 
+import logging
+
 from django.core.cache import cache
 from django.utils import timezone
+from django_q.conf import Conf
 from django_q.tasks import async_task
 
 from billing import periods
 from digests import combination_cache, runner, scheduler
 from digests.delivery import service as deliveries
 
-
-def enqueue_run(run_id: int) -> None:
-    async_task("digests.tasks.execute_run", run_id, group="runs")
+logger = logging.getLogger(__name__)
 
 
-def enqueue_delivery(delivery_id: int) -> None:
-    async_task("digests.tasks.send_delivery", delivery_id, group="deliveries")
+def _enqueue(task: str, *args, group: str) -> bool:
+    """Hand a task to the broker. If the broker is unreachable (Redis down, the database
+    busy), the work is not lost: its row is pending under a lease (config/leases.py), and the
+    tick hands it out again once the lease runs out. So a page that enqueues keeps working."""
+    try:
+        async_task(task, *args, group=group)
+    except Exception:
+        if Conf.SYNC:
+            raise  # inline (tests): the task itself failed, not the broker
+        logger.warning("could not enqueue %s%s; the tick will hand it out again", task, args)
+        return False
+    return True
 
 
-def enqueue_source_refresh(source_id: int) -> None:
-    async_task("ingest.tasks.refresh_source", source_id, group="refresh")
+def enqueue_delivery(delivery_id: int) -> bool:
+    return _enqueue("digests.tasks.send_delivery", delivery_id, group="deliveries")
 
 
-def enqueue_source_refreshes(source_ids: list[int]) -> None:
-    async_task("ingest.tasks.refresh_sources", source_ids, group="refresh")
+def enqueue_run(run_id: int) -> bool:
+    return _enqueue("digests.tasks.execute_run", run_id, group="runs")
 
 
-def enqueue_edition(topic_id: int) -> None:
-    async_task("topics.tasks.produce_edition", topic_id, group="editions")
+def enqueue_source_refresh(source_id: int) -> bool:
+    return _enqueue("ingest.tasks.refresh_source", source_id, group="refresh")
+
+
+def enqueue_source_refreshes(source_ids: list[int]) -> bool:
+    return _enqueue("ingest.tasks.refresh_sources", source_ids, group="refresh")
+
+
+def enqueue_edition(topic_id: int) -> bool:
+    return _enqueue("topics.tasks.produce_edition", topic_id, group="editions")
 
 
 def dispatch_tick() -> dict:
     now = timezone.now()
     # Trending is recomputed once an hour, whichever tick gets there first.
     if cache.add(f"topics:trending:{now:%Y%m%d%H}", True, timeout=2 * 3600):
-        async_task("topics.tasks.recompute_trending", group="topics")
+        _enqueue("topics.tasks.recompute_trending", group="topics")
     # Items a lost rating task or a console refresh left unrated, every five minutes.
     if cache.add(f"ingest:levels-sweep:{now:%Y%m%d%H}{now.minute // 5}", True, timeout=900):
-        async_task("ingest.tasks.rate_recent_unrated", group="levels")
+        _enqueue("ingest.tasks.rate_recent_unrated", group="levels")
     # Accounts whose period ended get their new period's credits (pull mode: one indexed
     # query a tick; at most one task enqueued a minute, and the reset is idempotent anyway).
     if periods.resets_due(now=now) and cache.add(f"billing:resets:{now:%Y%m%d%H%M}", True, 120):
-        async_task("billing.tasks.reset_periods", group="billing")
+        _enqueue("billing.tasks.reset_periods", group="billing")
     result = scheduler.tick(
         now=now,
         run_source=enqueue_source_refresh,

@@ -19,7 +19,7 @@ class UserPreferenceMiddleware:
         if user is not None and user.is_authenticated:
             preference = (
                 UserPreference.objects.filter(user=user)
-                .only("ui_locale", "locale_mode", "timezone")
+                .only("ui_locale", "locale_mode", "timezone", "inbox_version")
                 .first()
             )
             request.preference = preference

@@ -51,6 +51,8 @@ class UserPreference(models.Model):
     locale_mode = models.CharField(
         max_length=8, choices=LocaleMode.choices, default=LocaleMode.AUTO
     )
+    # Bumped with every change to what the Inbox shows (inbox.page_cache.inbox_changed).
+    inbox_version = models.PositiveBigIntegerField(default=0, editable=False)
 
     def __str__(self) -> str:
         return f"Preferences of {self.user_id}"

@@ -7,6 +7,7 @@ from datetime import datetime
 
 from digests.models import RunItem
 from inbox.models import UserContentState
+from inbox.page_cache import inbox_changed
 
 ACTIONS = {
     "read": ("read_at", True),
@@ -35,6 +36,7 @@ def apply_action(user, run_item: RunItem, action: str, *, now: datetime) -> User
     if action == "read" and state.opened_at is None:
         state.opened_at = now
     state.save()
+    inbox_changed(user.pk)
     return state
 
 

@@ -23,6 +23,7 @@ from inbox.account_views import safe_next
 from inbox.forms import InboxFilterForm, PreferencesForm
 from inbox.listing import Cursor, badge_counts, inbox_page, with_states
 from inbox.models import ApiToken
+from inbox.page_cache import cached_page, render_page
 from inbox.preferences import (
     PreferenceError,
     current_language_choice,
@@ -49,7 +50,12 @@ def item_context() -> dict:
             "items": reverse("inbox:item_act", args=[0]).removesuffix("0/"),
             "runs": reverse("inbox:run", args=[0]).removesuffix("0/"),
         },
+        # Translated once per page, not once per item.
         "labels": {
+            "again": _("again"),
+            "extractive": _("Summary written without AI"),
+            "extractive_title": _("The first sentences of the source’s own description."),
+            "why": _("Why selected:"),
             "read": _("Mark read"),
             "unread": _("Mark unread"),
             "save": _("Save"),
@@ -71,6 +77,10 @@ def _query(params, **changes) -> str:
 
 @login_required
 def index(request):
+    return cached_page(request, lambda: _index(request))
+
+
+def _index(request) -> tuple[str, dict, bool]:
     subscriptions = list(
         Subscription.objects.alive().filter(owner=request.user).only("id", "name").order_by("name")
     )
@@ -83,41 +93,38 @@ def index(request):
     ever_delivered = bool(page.items) or (
         after is None and RunItem.objects.filter(run__user=request.user).exists()
     )
-    return render(
-        request,
-        "inbox/index.html",
-        {
-            "form": form,
-            "subscriptions": subscriptions,
-            "filter_values": {
-                "q": request.GET.get("q", ""),
-                "subscription": inbox_filter.subscription_id,
-                "from": request.GET.get("from", ""),
-                "to": request.GET.get("to", ""),
-            },
-            "items": page.items,
-            "current": inbox_filter.show,
-            # The page is named after its tab: "Not interested" is not the Inbox.
-            "heading": _("Inbox")
-            if inbox_filter.show == "all"
-            else dict(form.fields["show"].choices)[inbox_filter.show],
-            "filters": FILTERS,
-            "tabs": [
-                (value, label, _query(params, show=None if value == "all" else value))
-                for value, label in form.fields["show"].choices
-            ],
-            "next_cursor": page.next_cursor,
-            "next_url": _query(params, after=str(page.next_cursor)) if page.next_cursor else "",
-            "first_url": _query(params) if after else "",
-            "clear_url": _query({"show": params.get("show", "")}),
-            "is_filtered": form.is_filtered,
-            "has_subscriptions": bool(subscriptions),
-            "ever_delivered": ever_delivered,
-            "return_to": request.get_full_path(),
-            "nav": "saved" if inbox_filter.show == "saved" else "inbox",
-            **item_context(),
+    context = {
+        "form": form,
+        "subscriptions": subscriptions,
+        "filter_values": {
+            "q": request.GET.get("q", ""),
+            "subscription": inbox_filter.subscription_id,
+            "from": request.GET.get("from", ""),
+            "to": request.GET.get("to", ""),
         },
-    )
+        "items": page.items,
+        "current": inbox_filter.show,
+        # The page is named after its tab: "Not interested" is not the Inbox.
+        "heading": _("Inbox")
+        if inbox_filter.show == "all"
+        else dict(form.fields["show"].choices)[inbox_filter.show],
+        "filters": FILTERS,
+        "tabs": [
+            (value, label, _query(params, show=None if value == "all" else value))
+            for value, label in form.fields["show"].choices
+        ],
+        "next_cursor": page.next_cursor,
+        "next_url": _query(params, after=str(page.next_cursor)) if page.next_cursor else "",
+        "first_url": _query(params) if after else "",
+        "clear_url": _query({"show": params.get("show", "")}),
+        "is_filtered": form.is_filtered,
+        "has_subscriptions": bool(subscriptions),
+        "ever_delivered": ever_delivered,
+        "return_to": request.get_full_path(),
+        "nav": "saved" if inbox_filter.show == "saved" else "inbox",
+        **item_context(),
+    }
+    return "inbox/index.html", context, not form.errors
 
 
 @login_required
@@ -126,7 +133,7 @@ def run_detail(request, run_id: int):
         Run.objects.select_related("subscription"), pk=run_id, user=request.user
     )
     items = with_states(request.user, list(run.items.order_by("rank")))
-    return render(
+    return render_page(
         request,
         "inbox/run.html",
         {
@@ -159,7 +166,7 @@ def item_action(request, run_item_id: int, action: str | None = None):
         return redirect(return_to)
     run_item.state = state
     run_item.subscription_name = run_item.run.subscription.name
-    return render(
+    return render_page(
         request,
         "inbox/_item_response.html",
         {

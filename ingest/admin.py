@@ -25,6 +25,7 @@ class SourceAdmin(admin.ModelAdmin):
         "consecutive_failures",
         "last_refresh_at",
         "next_refresh_at",
+        "lease_expires_at",
     ]
     list_filter = ["type", "status", "refresh_mode"]
     search_fields = ["title", "url"]

@@ -9,6 +9,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from config.leases import LeasedWork
+
 
 def config_hash(source_type: str, config: dict) -> str:
     """Stable identity of a source: the same type + config is one shared row."""
@@ -16,7 +18,7 @@ def config_hash(source_type: str, config: dict) -> str:
     return hashlib.sha256(payload.encode()).hexdigest()
 
 
-class Source(models.Model):
+class Source(LeasedWork):
     class Type(models.TextChoices):
         FEED = "feed", _("Feed")
         PAGE = "page", _("Page")

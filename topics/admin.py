@@ -104,7 +104,15 @@ class EditionItemInline(admin.TabularInline):
 
 @admin.register(Edition)
 class EditionAdmin(admin.ModelAdmin):
-    list_display = ["topic", "edition_date", "status", "item_count", "published_at"]
+    list_display = [
+        "topic",
+        "edition_date",
+        "status",
+        "item_count",
+        "published_at",
+        "attempts",
+        "lease_expires_at",
+    ]
     list_filter = ["status"]
     raw_id_fields = ["topic"]
     inlines = [EditionItemInline]

@@ -16,9 +16,11 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils.translation import override
 
 from billing import charges
+from config import leases
 from digests import enrichment, writer
 from digests.meter import RunMeter
 from digests.models import Subscription
@@ -30,15 +32,22 @@ from topics.publishing import blocked_domains, domain_of
 
 logger = logging.getLogger(__name__)
 
-CLAIM_LEASE = timedelta(minutes=15)
 CONCURRENCY_RETRY = timedelta(minutes=5)
+# Today's edition is attempted at most this many times (a failure, or a worker that died mid-
+# edition, counts); then the day is given up and the topic waits for its next edition.
+MAX_EDITION_ATTEMPTS = 3
 # A daily schedule is 23 hours apart on the day clocks spring forward.
 DST_TOLERANCE = timedelta(hours=1)
 
 
+class LeaseLost(Exception):
+    """The edition was reclaimed while this worker was still on it; it must write nothing."""
+
+
 def claim_due_topics(*, now: datetime, limit: int = 50) -> list[int]:
     """Claim active topics whose next edition is due; each claim is a conditional UPDATE that
-    pushes `next_edition_at` forward by a lease, so of several tickers exactly one wins."""
+    pushes `next_edition_at` forward by a lease, so of several tickers exactly one wins, and a
+    task lost before its edition started comes due again once the lease is over."""
     due = list(
         Topic.objects.filter(status=Topic.Status.ACTIVE, next_edition_at__lte=now)
         .order_by("next_edition_at")
@@ -48,7 +57,7 @@ def claim_due_topics(*, now: datetime, limit: int = 50) -> list[int]:
         pk
         for pk, due_at in due
         if Topic.objects.filter(pk=pk, next_edition_at=due_at).update(
-            next_edition_at=now + CLAIM_LEASE
+            next_edition_at=leases.lease_until(now)
         )
     ]
 
@@ -89,15 +98,25 @@ def _next_edition_at(topic: Topic, now: datetime) -> datetime:
 
 
 def _at_capacity(now: datetime) -> bool:
+    """Editions running under a live lease (a dead worker's edition does not hold a slot)."""
     running = Edition.objects.filter(
-        status=Edition.Status.RUNNING, started_at__gt=now - CLAIM_LEASE
+        status=Edition.Status.RUNNING, lease_expires_at__gte=now
     ).count()
     return running >= settings.TOPIC_EDITION_CONCURRENCY
 
 
-def _start(topic: Topic, now: datetime) -> Edition | None:
-    """Create (or take over a failed) edition for today and mark it running; None when today's
-    edition already exists or the platform is at its concurrency limit."""
+def _claimable(now: datetime) -> Q:
+    """Pending, failed, or running under a lease that ran out (its worker died)."""
+    return Q(status__in=[Edition.Status.PENDING, Edition.Status.FAILED]) | (
+        Q(status=Edition.Status.RUNNING) & leases.free(now)
+    )
+
+
+def _start(topic: Topic, now: datetime) -> tuple[Edition, int] | None:
+    """Create (or take over a failed one, or one whose worker died) today's edition and mark it
+    running under a lease; returns it with this claim's attempt number. None when today's
+    edition is done or someone else's, the day was given up, or the platform is at its
+    concurrency limit."""
     with transaction.atomic():
         if _at_capacity(now):
             Topic.objects.filter(pk=topic.pk).update(next_edition_at=now + CONCURRENCY_RETRY)
@@ -111,10 +130,43 @@ def _start(topic: Topic, now: datetime) -> Edition | None:
                 )
         except IntegrityError:
             return None
-        claimed = Edition.objects.filter(
-            pk=edition.pk, status__in=[Edition.Status.PENDING, Edition.Status.FAILED]
-        ).update(status=Edition.Status.RUNNING, started_at=now, error="")
-        return edition if claimed else None
+        if edition.attempts >= MAX_EDITION_ATTEMPTS:
+            _give_up_today(topic, edition, now)
+            return None
+        claimed = leases.claim(
+            Edition.objects.filter(pk=edition.pk).filter(_claimable(now)),
+            now=now,
+            seen_attempts=edition.attempts,
+            status=Edition.Status.RUNNING,
+            started_at=now,
+            error="",
+        )
+        return (edition, edition.attempts + 1) if claimed else None
+
+
+def _give_up_today(topic: Topic, edition: Edition, now: datetime) -> None:
+    """Today's edition failed on every attempt: leave it failed, wait for the next one."""
+    Edition.objects.filter(pk=edition.pk).filter(_claimable(now)).update(
+        status=Edition.Status.FAILED,
+        finished_at=now,
+        lease_expires_at=None,
+        error=edition.error or "The edition failed on every attempt.",
+    )
+    Topic.objects.filter(pk=topic.pk).update(next_edition_at=_next_edition_at(topic, now))
+
+
+def reclaim_editions(*, now: datetime) -> list[int]:
+    """Topics whose edition is `running` under a lease that ran out — its worker died — are
+    made due again, so this tick's claim hands the edition to a worker that takes it over
+    (or gives the day up after MAX_EDITION_ATTEMPTS). Returns those topics' ids."""
+    topic_ids = list(
+        leases.expired(Edition.objects.filter(status=Edition.Status.RUNNING), now=now)
+        .filter(topic__status=Topic.Status.ACTIVE)
+        .values_list("topic_id", flat=True)[:50]
+    )
+    if topic_ids:
+        Topic.objects.filter(pk__in=topic_ids, next_edition_at__gt=now).update(next_edition_at=now)
+    return topic_ids
 
 
 def produce_edition(topic_id: int, *, now: datetime) -> Edition | None:
@@ -125,19 +177,32 @@ def produce_edition(topic_id: int, *, now: datetime) -> Edition | None:
     if _too_soon(topic, now):
         Topic.objects.filter(pk=topic.pk).update(next_edition_at=_next_edition_at(topic, now))
         return None
-    edition = _start(topic, now)
-    if edition is None:
+    started = _start(topic, now)
+    if started is None:
         return None
+    edition, attempt = started
+    mine = Edition.objects.filter(pk=edition.pk, status=Edition.Status.RUNNING, attempts=attempt)
     try:
-        build_edition(topic, edition, now=now)
+        with leases.Heartbeat(
+            Edition, [edition.pk], now=now, status=Edition.Status.RUNNING, attempts=attempt
+        ):
+            build_edition(topic, edition, now=now, attempt=attempt)
+    except LeaseLost:
+        logger.warning("edition %s was reclaimed while attempt %s was on it", edition.pk, attempt)
     except Exception as exc:
         logger.exception("edition of topic %s failed", topic.pk)
-        Edition.objects.filter(pk=edition.pk).update(
-            status=Edition.Status.FAILED, finished_at=now, error=f"{type(exc).__name__}: {exc}"
-        )
-        Topic.objects.filter(pk=topic.pk).update(next_edition_at=now + CONCURRENCY_RETRY)
-        edition.refresh_from_db()
-        return edition
+        error = f"{type(exc).__name__}: {exc}"
+
+        def record_failure() -> None:
+            if mine.update(
+                status=Edition.Status.FAILED,
+                finished_at=now,
+                lease_expires_at=None,
+                error=error,
+            ):
+                Topic.objects.filter(pk=topic.pk).update(next_edition_at=now + CONCURRENCY_RETRY)
+
+        leases.write_status(record_failure, what=f"edition {edition.pk}")
     edition.refresh_from_db()
     return edition
 
@@ -147,7 +212,9 @@ def _without_blocked_domains(candidates):
     return [c for c in candidates if domain_of(c.canonical_url) not in blocked]
 
 
-def build_edition(topic: Topic, edition: Edition, *, now: datetime) -> None:
+def build_edition(
+    topic: Topic, edition: Edition, *, now: datetime, attempt: int | None = None
+) -> None:
     """Score, snapshot and write. Model calls (item summaries, the narrative) happen before
     the transaction, through the same cached AI layer as runs — so an edition and a follower's
     brief over the same items share their summaries — and fall back like runs do."""
@@ -197,11 +264,19 @@ def build_edition(topic: Topic, edition: Edition, *, now: datetime) -> None:
             now=now,
         )
     with transaction.atomic():
+        # The fence: an edition reclaimed meanwhile (this worker was presumed dead) is not ours.
+        if attempt is not None and not leases.hold(
+            Edition.objects.filter(pk=edition.pk, status=Edition.Status.RUNNING),
+            attempt=attempt,
+            now=now,
+        ):
+            raise LeaseLost(edition.pk)
         EditionItem.objects.filter(edition=edition).delete()  # a failed attempt's leftovers
         EditionItem.objects.bulk_create(items)
         Edition.objects.filter(pk=edition.pk).update(
             status=Edition.Status.SUCCEEDED,
             finished_at=now,
+            lease_expires_at=None,
             # An edition with nothing in it is kept for the record but never published.
             published_at=now if items else None,
             item_count=len(items),

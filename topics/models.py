@@ -13,6 +13,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from config.leases import LeasedWork
 from ingest.models import ContentItem, Source
 
 MIN_EDITION_INTERVAL_HOURS = 24
@@ -95,7 +96,7 @@ class Topic(models.Model):
         return self.visibility == self.Visibility.PUBLIC and self.status == self.Status.ACTIVE
 
 
-class Edition(models.Model):
+class Edition(LeasedWork):
     """One published issue of a topic. Items are snapshots — summaries and links only, never
     full text — so a later change in the pool never rewrites history."""
 

@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.db import DatabaseError, connection, connections, transaction
 
+from config import leases
 from ingest.fetching import fetch, politeness
 from ingest.models import FetchLog, Source
 from ingest.pool.entries import ParsedFeed
@@ -36,7 +37,9 @@ MIN_REFRESH_INTERVAL = timedelta(minutes=30)
 MAX_REFRESH_INTERVAL = timedelta(hours=24)
 BACKOFF_STEPS = (timedelta(minutes=5), timedelta(minutes=15), timedelta(minutes=60))
 DEGRADED_AFTER_FAILURES = 12
-CLAIM_LEASE = timedelta(minutes=10)
+# A claimed source whose worker died this many times in a row (its lease ran out each time) is
+# counted as a failed refresh and backs off, so a feed that kills its worker cannot loop.
+MAX_REFRESH_ATTEMPTS = 3
 REFRESH_WRITER_THREADS = 4
 _MAX_AGE = re.compile(r"max-age\s*=\s*(\d+)", re.IGNORECASE)
 
@@ -97,6 +100,8 @@ _REFRESH_FIELDS = [
     "status",
     "last_refresh_at",
     "next_refresh_at",
+    "attempts",
+    "lease_expires_at",
 ]
 
 
@@ -158,6 +163,8 @@ def store_refresh(source: Source, fetched: Fetched, *, now: datetime) -> Refresh
                 None if result is None else now + _next_check_after_success(source, result.headers)
             )
         log.duration_ms = fetched.duration_ms + int((time.monotonic() - started) * 1000)
+        source.attempts = 0  # the claim is done: release its lease
+        source.lease_expires_at = None
         source.save(update_fields=_REFRESH_FIELDS)
         log.save()
     if not outcome.ok:
@@ -174,7 +181,9 @@ def refresh_source(
     `prefetched` is a response already fetched for this source (adding a source validates
     by fetching), so the first refresh does not fetch twice.
     """
-    return store_refresh(source, fetch_and_parse(source, prefetched=prefetched), now=now)
+    # A site crawl can take minutes: the heartbeat keeps a scheduled claim's lease alive.
+    with leases.Heartbeat(Source, [source.pk], now=now):
+        return store_refresh(source, fetch_and_parse(source, prefetched=prefetched), now=now)
 
 
 def _refreshed_recently(source: Source, now: datetime) -> bool:
@@ -248,9 +257,21 @@ def refresh_many(
     def store(source: Source, fetched: Fetched) -> None:
         try:
             outcomes.append(store_refresh(source, fetched, now=now))
-        except DatabaseError:
-            # Its claim lease runs out and it comes due again.
-            logger.exception("could not store the refresh of source %s", source.pk)
+        except DatabaseError as exc:
+            if not (leases.is_transient(exc) and not connection.in_atomic_block):
+                # Its claim lease runs out and it comes due again.
+                logger.exception("could not store the refresh of source %s", source.pk)
+                return
+            # The connection dropped: store once more on a new one, from the row as it is.
+            logger.warning("storing source %s failed; retrying on a new connection", source.pk)
+            connection.close()
+            try:
+                source.refresh_from_db()
+                outcomes.append(store_refresh(source, fetched, now=now))
+            except DatabaseError:
+                logger.exception("could not store the refresh of source %s", source.pk)
+        finally:
+            heartbeat.release(source.pk)
 
     def writer() -> None:
         try:
@@ -265,6 +286,8 @@ def refresh_many(
     ]
     for thread in writers:
         thread.start()
+    # The batch's claims stay alive while any of its sources is still being fetched.
+    heartbeat = leases.Heartbeat(Source, [source.pk for source in due], now=now).start()
     try:
         with ThreadPoolExecutor(
             max_workers=min(concurrency, len(due)), thread_name_prefix="refresh"
@@ -279,27 +302,52 @@ def refresh_many(
             done.put(None)  # every network half has finished: the queue ends here
         for thread in writers:
             thread.join()
+        heartbeat.stop()
     return outcomes
 
 
 def claim_due_sources(*, now: datetime, limit: int = 200) -> list[Source]:
-    """Claim scheduled sources whose next refresh is due. Each claim is a conditional UPDATE
-    that pushes `next_refresh_at` forward by a lease, so of several tickers or workers exactly
-    one wins each source, and a crashed worker's source comes due again after the lease."""
+    """Claim scheduled sources whose next refresh is due and that no live lease holds. Each
+    claim is a conditional UPDATE that takes a lease (config/leases.py), so of several tickers
+    or workers exactly one wins each source; the refresh's heartbeat keeps the lease while it
+    runs, and a dead worker's source is claimed again as soon as its lease runs out. One that
+    died MAX_REFRESH_ATTEMPTS times in a row is recorded as a failed refresh and backs off."""
     due = list(
         Source.objects.filter(
             refresh_mode=Source.RefreshMode.SCHEDULED,
             status__in=[Source.Status.ACTIVE, Source.Status.DEGRADED],
             next_refresh_at__lte=now,
         )
+        .filter(leases.free(now))
         .order_by("next_refresh_at")
-        .values_list("pk", "next_refresh_at")[:limit]
+        .values_list("pk", "next_refresh_at", "attempts")[:limit]
     )
-    claimed_ids = [
-        pk
-        for pk, due_at in due
-        if Source.objects.filter(pk=pk, next_refresh_at=due_at).update(
-            next_refresh_at=now + CLAIM_LEASE
-        )
-    ]
+    claimed_ids = []
+    for pk, due_at, attempts in due:
+        claimable = Source.objects.filter(pk=pk, next_refresh_at=due_at).filter(leases.free(now))
+        if attempts >= MAX_REFRESH_ATTEMPTS:
+            _record_abandoned(claimable, now)
+        elif leases.claim(claimable, now=now, seen_attempts=attempts):
+            claimed_ids.append(pk)
     return list(Source.objects.filter(pk__in=claimed_ids))
+
+
+def _record_abandoned(claimable, now: datetime) -> None:
+    """A source whose refresh never finished MAX_REFRESH_ATTEMPTS times: one failed refresh,
+    with its FetchLog and backoff, and the attempts start over."""
+    with transaction.atomic():
+        source = claimable.select_for_update().first()
+        if source is None:
+            return  # another ticker got there first
+        log = FetchLog(source=source, started_at=now, outcome=FetchLog.Outcome.ERROR)
+        _record_failure(
+            source,
+            log,
+            f"The refresh stopped before it finished {MAX_REFRESH_ATTEMPTS} times in a row "
+            "(its worker died or timed out).",
+            now,
+        )
+        source.attempts = 0
+        source.lease_expires_at = None
+        source.save(update_fields=_REFRESH_FIELDS)
+        log.save()

@@ -48,6 +48,9 @@ BENCHMARKS = (
     "llm",
     "billing",
     "delivery",
+    "load",
+    "recovery",
+    "dstyear",
     "topics",
 )
 # `all` stops a benchmark that takes longer than this (per benchmark, by size).

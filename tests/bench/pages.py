@@ -119,12 +119,18 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-def _start_server(data_dir: str, port: int) -> subprocess.Popen:
+def _start_server(
+    data_dir: str,
+    port: int,
+    *,
+    secret_key: str = "pages-benchmark-" + "x" * 40,
+    collect_static: bool = True,
+) -> subprocess.Popen:
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "DEBUG": "0",
-        "SECRET_KEY": "pages-benchmark-" + "x" * 40,
+        "SECRET_KEY": secret_key,
         "ALLOWED_HOSTS": "127.0.0.1",
         "SECURE_SSL_REDIRECT": "0",
         "DATABASE_URL": _database_url(),
@@ -132,12 +138,13 @@ def _start_server(data_dir: str, port: int) -> subprocess.Popen:
         "SITE_URL": f"http://127.0.0.1:{port}",
     }
     env.pop("REDIS_URL", None)
-    subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-    )
+    if collect_static:  # a second server in the same run finds them collected
+        subprocess.run(
+            [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+        )
     server = subprocess.Popen(
         [
             sys.executable,

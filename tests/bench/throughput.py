@@ -13,6 +13,11 @@ ratio = runs per hour / 50,000 (the goal).
 Sizes (tests/bench/sizes.py): full = 100k pool items, 2,000 runs; small = 10k items, 300 runs;
 smoke = 1k items, 40 runs (the cluster's start-up is then most of the time; it is not in the
 clock). Checks: every run succeeded, none was executed twice.
+
+On PostgreSQL it then measures the scale-out deployment with one and two worker groups, a Redis
+broker and S3 storage (tests/bench/scaleout.py: runs and refreshes that wait on other servers;
+smoke 6 runs, small 60 runs and 200 refreshes, full 200 and 600; ratio two groups ÷ one, goal
+≥ 1.7), with its own checks: nothing failed or done twice, every large body in S3.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from django.utils import timezone
 
 from digests.models import Run, Subscription, SubscriptionSource
 from digests.scheduler import claim_due_subscriptions
+from tests.bench import scaleout
 from tests.bench.generate import TextBank, add_items, analyze, make_sources
 from tests.bench.run import SOURCE_BASED, TOPIC_ONLY
 
@@ -147,7 +153,10 @@ def run(size: str = "full") -> dict:
         broker.delete_queue()
     done = Run.objects.filter(pk__in=run_ids)
     per_hour = len(run_ids) / wall * 3600
+    # One and two worker groups on PostgreSQL, a Redis broker and S3 (tests/bench/scaleout.py).
+    scaled = scaleout.measure(size) if connection.vendor == "postgresql" else {}
     return {
+        **scaled,
         "name": "throughput",
         "database": connection.vendor,
         "broker": broker_name,
@@ -169,6 +178,7 @@ def run(size: str = "full") -> dict:
         "checks": {
             "every run succeeded": done.filter(status=Run.Status.SUCCEEDED).count() == len(run_ids),
             "no run executed twice": not done.filter(attempts__gt=1).exists(),
+            **scaled.pop("scaleout_checks", {}),
         },
     }
 
@@ -186,4 +196,5 @@ def describe(result: dict) -> list[str]:
         f"{result['executed_more_than_once']} executed more than once; "
         f"{result['items_delivered']:,} items delivered)",
         f"  ratio (runs/hour ÷ 50,000 goal): {result['ratio']}",
+        *(scaleout.describe(result) if "scaleout_runs" in result else []),
     ]

@@ -134,5 +134,5 @@ def test_redis_url_switches_the_broker_and_cache(tmp_path):
     assert result.stdout.split() == [
         "redis://127.0.0.1:6379/3",
         "False",
-        "django.core.cache.backends.redis.RedisCache",
+        "config.cache.ResilientRedisCache",  # a Redis cache that survives Redis being away
     ]

@@ -225,7 +225,7 @@ def test_a_failure_inside_an_outer_transaction_leaves_that_transaction_usable(no
     assert CombinationCacheEntry.objects.get().state == "ready"
 
 
-def pending_claim(now, *, age: timedelta, token: str = "crashed-worker"):
+def pending_claim(now, *, age: timedelta, token: str = "crashed-worker", lease_expires_at=None):
     return CombinationCacheEntry.objects.create(
         key=key(),
         kind="narrative",
@@ -233,7 +233,30 @@ def pending_claim(now, *, age: timedelta, token: str = "crashed-worker"):
         value={"claim": token},
         created_at=now - age,
         expires_at=now + timedelta(days=14),
+        lease_expires_at=lease_expires_at,
     )
+
+
+def test_a_claim_whose_heartbeat_stopped_is_taken_over_without_waiting_out_the_lease(now):
+    # Claimed a moment ago, but its worker died: the heartbeat stopped renewing its lease.
+    pending_claim(now, age=timedelta(seconds=1), lease_expires_at=now - timedelta(seconds=1))
+    writer = FakeWriter()
+    started = time.monotonic()
+    result = get_or_compute("narrative", key(), writer, now=now)
+    assert time.monotonic() - started < 1
+    assert (result.hit, writer.calls) == (False, 1)
+    entry = CombinationCacheEntry.objects.get()
+    assert (entry.state, entry.attempts, entry.lease_expires_at) == ("ready", 1, None)
+
+
+def test_a_claim_whose_heartbeat_renews_it_is_waited_for(now, settings):
+    pending_claim(now, age=timedelta(0), lease_expires_at=now + timedelta(seconds=30))
+    settings.COMBINATION_CACHE_LEASE_SECONDS = 0.3  # the backstop for a claim that never ends
+    writer = FakeWriter()
+    started = time.monotonic()
+    result = get_or_compute("narrative", key(), writer, now=now)
+    assert time.monotonic() - started >= 0.3
+    assert (result.waited, writer.calls) == (True, 1)
 
 
 def test_a_stale_pending_claim_of_a_crashed_worker_is_taken_over_at_once(now, settings):
@@ -262,7 +285,9 @@ def test_a_worker_whose_claim_was_taken_over_does_not_overwrite_the_new_result(n
 
     def slow_writer():
         # While this worker is "stuck", its claim ages past the lease and another takes over.
-        CombinationCacheEntry.objects.update(created_at=now - lease - timedelta(seconds=1))
+        CombinationCacheEntry.objects.update(
+            created_at=now - lease - timedelta(seconds=1), lease_expires_at=now
+        )
         assert not get_or_compute("narrative", key(), newer, now=now).hit
         return {"markdown": "the late narrative"}, 10, 10
 

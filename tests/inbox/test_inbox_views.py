@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 from django.contrib.staticfiles import finders
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -352,6 +353,7 @@ def test_all_caught_up(console, three):
 
 def queries_for(client, url) -> int:
     client.get(url)  # warm the session and any per-process caches
+    cache.clear()  # a rendered page, not the Inbox page cache's copy (tests/inbox/test_page_cache)
     with CaptureQueriesContext(connection) as captured:
         assert client.get(url).status_code == 200
     return len(captured.captured_queries)
@@ -375,7 +377,7 @@ def test_the_inbox_costs_the_same_queries_for_1_or_30_items(
     with django_assert_num_queries(one):
         response = inbox(console, query)
     assert len(titles(response)) == 30
-    assert one <= 8
+    assert one <= 9
 
 
 def test_the_run_page_costs_the_same_queries_for_1_or_30_items(

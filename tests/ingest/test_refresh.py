@@ -20,6 +20,7 @@ from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.test import override_settings
@@ -30,7 +31,7 @@ from ingest.fetching import politeness
 from ingest.fetching.fetch import FetchTimeout, fetch
 from ingest.models import ContentItem, FetchLog, Source, UserSource, config_hash
 from ingest.refresh.pipeline import (
-    CLAIM_LEASE,
+    MAX_REFRESH_ATTEMPTS,
     claim_due_sources,
     refresh_many,
     refresh_source,
@@ -365,7 +366,8 @@ def test_the_tick_hands_claimed_sources_over_in_batches(db, now, monkeypatch):
     assert [len(batch) for batch in batches] == [2, 2, 1]
     assert sorted(itertools.chain(*batches)) == sorted(result.sources)
     assert sorted(result.sources) == sorted(s.pk for s in sources)
-    assert Source.objects.filter(next_refresh_at=now + CLAIM_LEASE).count() == 5
+    lease = now + timedelta(seconds=settings.WORK_LEASE_SECONDS)
+    assert Source.objects.filter(lease_expires_at=lease, attempts=1).count() == 5
 
 
 def test_the_tick_runs_a_batch_inline_through_refresh_many(fixture_server, db, now):
@@ -377,8 +379,36 @@ def test_the_tick_runs_a_batch_inline_through_refresh_many(fixture_server, db, n
         run_run=lambda _: None,
     )
     assert result.sources == [source.pk]
-    assert reload(source).next_refresh_at == now + 60 * MIN
+    refreshed = reload(source)
+    assert refreshed.next_refresh_at == now + 60 * MIN
+    assert (refreshed.attempts, refreshed.lease_expires_at) == (0, None)  # lease released
     assert ContentItem.objects.count() == 1
+
+
+def test_a_claimed_source_is_not_claimed_again_while_its_lease_holds(db, now):
+    source = make_source("https://feeds.example/rss", now)
+    lease = timedelta(seconds=settings.WORK_LEASE_SECONDS)
+    assert [s.pk for s in claim_due_sources(now=now)] == [source.pk]
+    assert claim_due_sources(now=now + lease - timedelta(seconds=1)) == []
+    # Its worker died: once the lease is over, the next tick claims it again.
+    again = claim_due_sources(now=now + lease + timedelta(seconds=1))
+    assert [(s.pk, s.attempts) for s in again] == [(source.pk, 2)]
+
+
+def test_a_source_whose_worker_dies_every_time_backs_off_as_a_failure(db, now):
+    source = make_source("https://feeds.example/rss", now)
+    lease = timedelta(seconds=settings.WORK_LEASE_SECONDS) + timedelta(seconds=1)
+    at = now
+    for _attempt in range(MAX_REFRESH_ATTEMPTS):
+        assert [s.pk for s in claim_due_sources(now=at)] == [source.pk]
+        at += lease
+    assert claim_due_sources(now=at) == []
+    gave_up = reload(source)
+    assert (gave_up.attempts, gave_up.lease_expires_at) == (0, None)
+    assert gave_up.consecutive_failures == 1
+    assert gave_up.next_refresh_at == at + 5 * MIN
+    assert "3 times in a row" in gave_up.last_error
+    assert FetchLog.objects.get().outcome == "error"
 
 
 @pytest.mark.postgres
@@ -419,7 +449,8 @@ def test_two_concurrent_tickers_claim_every_due_source_exactly_once(now):
     assert first.isdisjoint(second)
     assert first | second == set(Source.objects.values_list("pk", flat=True))
     assert len(first) + len(second) == 200
-    assert Source.objects.filter(next_refresh_at=now + CLAIM_LEASE).count() == 200
+    lease = now + timedelta(seconds=settings.WORK_LEASE_SECONDS)
+    assert Source.objects.filter(lease_expires_at=lease, attempts=1).count() == 200
 
 
 # --- Politeness -----------------------------------------------------------------------------------

@@ -171,6 +171,7 @@ def test_the_global_concurrency_limit_defers_editions(alice, now, settings):
         scheduled_at=now,
         status=Edition.Status.RUNNING,
         started_at=now,
+        lease_expires_at=now + timedelta(seconds=30),  # its worker is alive
     )
     waiting = published(alice, now, title="Waiting topic")
     assert editions.produce_edition(waiting.pk, now=now) is None

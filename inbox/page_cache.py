@@ -1,0 +1,117 @@
+"""The signed-in Inbox page, cached per user while nothing it shows has changed.
+
+Rendering the Inbox (30 items through the template engine) is most of its cost; what it shows
+changes only when a run delivers to the user, the user acts on an item, or the user's
+subscriptions change. So the rendered page is kept in the cache under a key made of:
+
+- the user's `inbox_version` (inbox.models.UserPreference), bumped by `inbox_changed()` in the
+  same transaction as every delivery (digests.runner), every item action (inbox.states) and
+  every subscription created, changed or deleted (digests.subscriptions: the filter and the
+  items show subscriptions by name) — a database counter read with the preferences every
+  request loads anyway, so a change can never be missed the way a lost cache write could;
+- the language, the time zone and the full path (filters, cursor).
+
+Two things differ per request and are left as markers in the cached copy, filled in on the
+way out (`fill()`): the CSRF token (`CSRF_MARKER` is rendered where `{% csrf_token %}` goes)
+and relative times ("3 hours ago"), rendered by the `ago` filter as a marker holding the
+instant. A page with messages to show, or a refused filter, is never cached.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from functools import lru_cache
+
+from django.conf import settings
+from django.contrib import messages
+from django.core.cache import cache
+from django.db.models import F
+from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
+from django.shortcuts import render
+from django.utils import timezone, translation
+from django.utils.timesince import timesince
+from django.utils.translation import gettext as _
+
+from inbox.models import UserPreference
+
+# Private-use characters: never in our own markup, and harmless if a title contains them.
+CSRF_MARKER = "\ue000csrf\ue001"
+_AGO = re.compile("\ue000ago:(-?\\d+)\ue001")
+
+
+def inbox_changed(user_id: int) -> None:
+    """What the user's Inbox shows has changed (a delivery, an item action): call inside the
+    transaction that makes the change."""
+    UserPreference.objects.filter(user_id=user_id).update(inbox_version=F("inbox_version") + 1)
+
+
+def ago_marker(when: datetime | None) -> str:
+    return "" if when is None else f"\ue000ago:{int(when.timestamp())}\ue001"
+
+
+def fill(html: str, request: HttpRequest, *, now: datetime | None = None) -> str:
+    """The per-request parts: relative times as of now, in the active language, and this
+    request's CSRF token."""
+    now = now or timezone.now()
+
+    language = translation.get_language() or ""
+    stamp = int(now.timestamp())
+
+    def ago(match: re.Match) -> str:
+        # Whole minutes are all timesince() shows: the text is shared by every item (and
+        # every request) of the same age in minutes.
+        return _ago_text(language, (stamp - int(match.group(1))) // 60)
+
+    html = _AGO.sub(ago, html)
+    if CSRF_MARKER in html:
+        html = html.replace(CSRF_MARKER, get_token(request))
+    return html
+
+
+@lru_cache(maxsize=8192)
+def _ago_text(language: str, minutes: int) -> str:
+    now = datetime(2000, 1, 1, tzinfo=UTC)
+    with translation.override(language):
+        return _("%(when)s ago") % {"when": timesince(now - timedelta(minutes=minutes), now)}
+
+
+def render_page(request: HttpRequest, template: str, context: dict, *, status: int = 200):
+    """`render()` for pages that include Inbox items (their markers filled in)."""
+    response = render(request, template, {**context, "csrf_token": CSRF_MARKER}, status=status)
+    response.content = fill(response.content.decode(), request)
+    return response
+
+
+def _key(request: HttpRequest) -> str:
+    preference = getattr(request, "preference", None)
+    parts = [
+        str(request.user.pk),
+        str(preference.inbox_version if preference else 0),
+        preference.timezone if preference else "UTC",
+        translation.get_language() or "",
+        request.get_full_path(),
+    ]
+    digest = hashlib.sha256("\n".join(parts).encode()).hexdigest()
+    return f"inbox-page:{request.user.pk}:{digest}"
+
+
+def cached_page(request: HttpRequest, build: Callable[[], tuple[str, dict, bool]]) -> HttpResponse:
+    """The page `build()` describes — (template, context, cacheable) — from the cache when
+    the user's Inbox has not changed since it was rendered."""
+    usable = request.method == "GET" and not len(messages.get_messages(request))
+    key = _key(request) if usable else ""
+    html = cache.get(key) if usable else None
+    if html is None:
+        template, context, cacheable = build()
+        response = render(request, template, {**context, "csrf_token": CSRF_MARKER})
+        html = response.content.decode()
+        if usable and cacheable:
+            cache.set(key, html, timeout=settings.INBOX_PAGE_CACHE_SECONDS)
+    else:
+        response = HttpResponse(content_type="text/html; charset=utf-8")
+    response.content = fill(html, request)
+    return response

@@ -1,0 +1,239 @@
+"""`load`: the product under concurrent load — a real load generator (locust, headless) against
+gunicorn with 2 workers and production settings, on loopback, all on this machine's cores.
+
+Data (full; `small` and `smoke` are smaller): 40 readers with 2,000 delivered items each
+(80,000 run items; 30 % read, 5 % saved), one API token and one signed-in session each; one
+public topic with 30 editions of 30 items. Three measurements of DURATION each, with
+CLIENTS concurrent locust users that never pause:
+
+- public: anonymous visitors on the home page, the topics list, a topic and an edition page;
+- inbox: signed-in readers on their own Inbox (4 in 5 the first page, 1 in 5 Unread);
+- api: token clients on `GET /api/v1/inbox/items` (3 in 4) and `/api/v1/subscriptions`.
+
+- inbox_uncached: the same readers with the Inbox page cache off (INBOX_PAGE_CACHE_SECONDS=0,
+  a server of its own): every view rendered, as before the cache — the baseline.
+
+Each reports requests/s, p50 and p99 latency and errors, from locust's own statistics.
+ratio = Inbox requests/s ÷ Inbox with its page cache off (goal ≥ 3). The issue's figure before
+this work, on this machine: Inbox 63 requests/s at p50 292 ms (20 clients).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.sessions.backends.db import SessionStore
+from django.db import connection
+from django.test import override_settings
+
+from inbox.tokens import issue_token
+from tests.bench import inbox as inbox_bench
+from tests.bench import pages as pages_bench
+
+SIZES = {
+    # readers, items per reader, seconds per measurement
+    "smoke": (4, 100, 2),
+    "small": (20, 500, 10),
+    "full": (40, 2000, 30),
+}
+CLIENTS = 20
+EDITIONS = 30
+SECRET_KEY = "load-benchmark-" + "x" * 40
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _readers(count: int, items: int) -> tuple[list[str], list[str]]:
+    sessions, tokens = [], []
+    with override_settings(SECRET_KEY=SECRET_KEY):  # the server's key signs its sessions
+        for n in range(count):
+            user = inbox_bench._user(n)
+            user.set_unusable_password()
+            user.save(update_fields=["password"])
+            inbox_bench._deliver(user, items, offset=n * items)
+            session = SessionStore()
+            session[SESSION_KEY] = str(user.pk)
+            session[BACKEND_SESSION_KEY] = "inbox.auth_backends.EmailBackend"
+            session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+            session.create()
+            sessions.append(session.session_key)
+            tokens.append(issue_token(user, "load")[1])
+    return sessions, tokens
+
+
+def _public_topic() -> list[str]:
+    """The `pages` benchmark's public topic, and the public pages to visit."""
+    edition_page = pages_bench._populate(EDITIONS)
+    topic_page = edition_page.split("/editions/")[0]
+    return ["/", "/topics", topic_page, edition_page]
+
+
+def _locust(user_class: str, host: str, credentials: Path, seconds: int, folder: Path) -> dict:
+    prefix = folder / user_class
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "locust",
+            "-f",
+            str(ROOT / "tests" / "bench" / "locustfile.py"),
+            user_class,
+            "--headless",
+            "--users",
+            str(CLIENTS),
+            "--spawn-rate",
+            str(CLIENTS),
+            "--run-time",
+            f"{seconds}s",
+            "--host",
+            host,
+            "--csv",
+            str(prefix),
+            "--only-summary",
+            "--loglevel",
+            "WARNING",
+        ],
+        cwd=ROOT,
+        env={**os.environ, "TIDINGS_LOAD_CREDENTIALS": str(credentials)},
+        check=False,  # locust exits 1 when any request failed; the figures say so
+        stdout=subprocess.DEVNULL,
+        stderr=open(f"{prefix}.log", "w"),  # noqa: SIM115 - closed with the process
+    )
+    with open(f"{prefix}_stats.csv") as file:
+        rows = {row["Name"]: row for row in csv.DictReader(file)}
+    total = rows["Aggregated"]
+    if total["Request Count"] == "0":
+        raise RuntimeError(f"locust made no request:\n{Path(f'{prefix}.log').read_text()[-3000:]}")
+    return {
+        "requests": int(total["Request Count"]),
+        "errors": int(total["Failure Count"]),
+        "requests_per_second": round(float(total["Requests/s"]), 1),
+        "p50_ms": float(total["50%"]),
+        "p99_ms": float(total["99%"]),
+    }
+
+
+def _warm_up(host: str, public_paths: list[str], session: str, token: str) -> None:
+    """Each gunicorn worker imports the views on its first requests: not part of the figures."""
+    import urllib.request
+
+    requests = [urllib.request.Request(host + path) for path in public_paths]
+    requests.append(
+        urllib.request.Request(host + "/inbox/", headers={"Cookie": f"sessionid={session}"})
+    )
+    requests.append(
+        urllib.request.Request(
+            host + "/api/v1/inbox/items", headers={"Authorization": f"Bearer {token}"}
+        )
+    )
+    for _round in range(4):
+        for request in requests:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                if response.status != 200:
+                    raise RuntimeError(f"{request.full_url}: {response.status}")
+                response.read()
+
+
+def _measure(folder, credentials, seconds, cache_seconds, measured, sessions, tokens, paths):
+    port = pages_bench._free_port()
+    os.environ["INBOX_PAGE_CACHE_SECONDS"] = cache_seconds
+    try:
+        # Signing with the key the sessions were made with.
+        server = pages_bench._start_server(
+            str(folder / f"data-{cache_seconds}"),
+            port,
+            secret_key=SECRET_KEY,
+            collect_static=cache_seconds == "0",  # the first of the two servers
+        )
+    finally:
+        del os.environ["INBOX_PAGE_CACHE_SECONDS"]
+    try:
+        host = f"http://127.0.0.1:{port}"
+        _warm_up(host, paths, sessions[0], tokens[0])
+        return {
+            name: _locust(user_class, host, credentials, seconds, folder)
+            for name, user_class in measured
+        }
+    finally:
+        server.terminate()
+        server.wait(30)
+
+
+def run(size: str = "full") -> dict:
+    readers, items, seconds = SIZES[size]
+    sessions, tokens = _readers(readers, items)
+    public_paths = _public_topic()
+    connection.close()  # the server's workers get the database to themselves
+    with tempfile.TemporaryDirectory() as folder:
+        folder = Path(folder)
+        credentials = folder / "credentials.json"
+        credentials.write_text(
+            json.dumps({"sessions": sessions, "tokens": tokens, "public_paths": public_paths})
+        )
+        results = {}
+        # The baseline: the same server with the Inbox page cache off (every view rendered).
+        for cache_seconds, measured in (
+            ("0", [("inbox_uncached", "InboxReader")]),
+            (
+                "3600",
+                [
+                    ("public", "PublicVisitor"),
+                    ("inbox", "InboxReader"),
+                    ("api", "ApiClient"),
+                ],
+            ),
+        ):
+            results |= _measure(
+                folder,
+                credentials,
+                seconds,
+                cache_seconds,
+                measured,
+                sessions,
+                tokens,
+                public_paths,
+            )
+    return {
+        "name": "load",
+        "size": size,
+        "database": connection.vendor,
+        "cpus": os.cpu_count(),
+        "clients": CLIENTS,
+        "seconds_each": seconds,
+        "readers": readers,
+        "items_per_reader": items,
+        **results,
+        "checks": {f"{name}: no request failed": not r["errors"] for name, r in results.items()},
+        "ratio": round(
+            results["inbox"]["requests_per_second"]
+            / results["inbox_uncached"]["requests_per_second"],
+            2,
+        ),
+    }
+
+
+def describe(result: dict) -> list[str]:
+    lines = [
+        f"load benchmark on {result['database']} — gunicorn with 2 workers, locust with "
+        f"{result['clients']} clients, all on {result['cpus']} CPUs, {result['seconds_each']} s "
+        "each",
+        f"  data: {result['readers']} readers × {result['items_per_reader']:,} delivered items, "
+        f"a public topic with {EDITIONS} editions",
+    ]
+    for name in ("public", "inbox_uncached", "inbox", "api"):
+        figures = result[name]
+        lines.append(
+            f"  {name:<14} {figures['requests_per_second']:>7.1f} requests/s  "
+            f"p50 {figures['p50_ms']:>6.0f} ms  p99 {figures['p99_ms']:>6.0f} ms  "
+            f"errors {figures['errors']} of {figures['requests']:,}"
+        )
+    lines.append(
+        f"  ratio (Inbox ÷ Inbox with its page cache off, requests/s; goal ≥ 3): {result['ratio']}"
+    )
+    return lines

@@ -1,0 +1,46 @@
+"""The Redis cache that survives Redis being away (config/cache.py): answers from memory while
+Redis does not answer, and goes back to Redis once it does."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from config import cache as resilient
+from config.cache import ResilientRedisCache
+from tests.conftest import redis_reachable
+
+
+def closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]  # nothing listens there once the probe is closed
+
+
+def test_with_redis_away_the_cache_answers_from_memory(caplog):
+    cache = ResilientRedisCache(f"redis://127.0.0.1:{closed_port()}/0", {"KEY_PREFIX": "t"})
+    assert cache.get("missing") is None
+    assert cache.add("lock", 1, timeout=30) is True
+    assert cache.add("lock", 1, timeout=30) is False  # the memory copy still keeps its promise
+    cache.set("page", "html", timeout=30)
+    assert cache.get("page") == "html"
+    assert cache.incr("lock") == 2
+    assert sum("Redis cache unavailable" in r.message for r in caplog.records) == 1
+
+
+def test_once_redis_answers_again_the_cache_uses_it(monkeypatch):
+    if not redis_reachable():
+        pytest.skip("Redis is not reachable on 127.0.0.1:6379")
+    import uuid
+
+    cache = ResilientRedisCache(
+        "redis://127.0.0.1:6379/15", {"KEY_PREFIX": f"tidings-tests-{uuid.uuid4().hex[:12]}"}
+    )
+    cache._down_until = 1.0  # it failed once, long ago
+    monkeypatch.setattr(resilient.time, "monotonic", lambda: 10.0)
+    cache.set("shared", "from redis", timeout=30)
+    assert cache._down_until == 0.0
+    other = ResilientRedisCache("redis://127.0.0.1:6379/15", {"KEY_PREFIX": cache.key_prefix})
+    assert other.get("shared") == "from redis"  # another process sees it: it went to Redis
+    cache.delete("shared")

@@ -1,0 +1,32 @@
+"""`kill -9` of a worker group mid-run and mid-edition: the other machine's workers take the
+work over once its lease runs out, and nothing is done twice."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.faults import scenarios
+from tests.faults.conftest import assert_nothing_stuck_lost_or_twice
+
+pytestmark = [pytest.mark.slow, pytest.mark.postgres]
+
+
+def test_runs_of_a_killed_worker_group_finish_once_within_seconds(timing):
+    report = scenarios.worker_killed_mid_run(timing)
+    print(scenarios.describe(report))
+    assert report["running_at_fault"] >= 1
+    assert_nothing_stuck_lost_or_twice(report)
+    assert report["retried"] >= 1, "the runs in flight were taken over by a second attempt"
+    assert report["max_attempts"] <= 2
+    # Lease (3 s) + tick (1 s) + the run itself (two 1 s model calls), on a busy machine.
+    assert report["recovery_seconds"] < 45
+
+
+def test_an_edition_of_a_killed_worker_group_is_taken_over_once(timing):
+    report = scenarios.worker_killed_mid_edition(timing)
+    print(scenarios.describe(report))
+    assert report["running_at_fault"] == 1
+    assert report["editions"] == 1
+    assert (report["status"], report["attempts"]) == ("succeeded", 2)
+    assert report["items"] == report["item_count"] == 3
+    assert report["recovery_seconds"] < 45

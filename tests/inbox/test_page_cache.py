@@ -1,0 +1,105 @@
+"""The Inbox page cache (inbox/page_cache.py): a repeated view costs a few queries and no
+rendering, and anything the page shows — a delivery, an item action, a renamed subscription,
+the time that passed, the language — shows at once."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from digests.models import Subscription
+from digests.subscriptions import update_subscription
+from inbox.page_cache import CSRF_MARKER
+from tests.inbox.test_inbox_views import deliver, run_again
+
+URL = reverse("inbox:index")
+
+
+@pytest.fixture
+def console(client, alice):
+    client.force_login(alice)
+    return client
+
+
+def view(client, query: str = "") -> tuple[str, int, bool]:
+    """The page, its query count, and whether it was rendered (not from the cache)."""
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(URL + query)
+    assert response.status_code == 200
+    return response.content.decode(), len(captured.captured_queries), response.context is not None
+
+
+def test_a_repeated_view_comes_from_the_cache_with_three_queries(console, alice, now):
+    deliver(alice, [f"PostgreSQL note {n}" for n in range(30)], now=now, max_items=30)
+    first, _queries, rendered = view(console)
+    assert rendered
+    again, queries, rendered = view(console)
+    assert not rendered
+    assert queries == 3  # session, user, preferences (with the Inbox's version)
+    assert again.count("PostgreSQL note") == first.count("PostgreSQL note") == 30
+    assert CSRF_MARKER not in again
+    assert "csrfmiddlewaretoken" in again
+
+
+def test_an_item_action_shows_on_the_next_view(console, alice, now):
+    run = deliver(alice, ["PostgreSQL note"], now=now)
+    assert "Mark read" in view(console)[0]
+    item = run.items.get()
+    console.post(reverse("inbox:item_act", args=[item.pk]), {"action": "read"})
+    page, _queries, rendered = view(console)
+    assert rendered
+    assert 'class="item is-read"' in page
+    assert view(console, "?show=unread")[0].count("<article") == 0
+
+
+def test_a_new_delivery_shows_on_the_next_view(console, alice, now):
+    run = deliver(alice, ["PostgreSQL first"], now=now)
+    view(console)
+    from tests.factories import add_item
+
+    add_item("PostgreSQL second", now=now)
+    run_again(run.subscription, now=now + timedelta(minutes=5))
+    page, _queries, rendered = view(console)
+    assert rendered and "PostgreSQL second" in page
+
+
+def test_a_renamed_subscription_shows_on_the_next_view(console, alice, now):
+    run = deliver(alice, ["PostgreSQL first"], now=now, name="Databases")
+    view(console)
+    subscription = Subscription.objects.get(pk=run.subscription_id)
+    update_subscription(subscription, {"name": "Data stores"}, now=now)
+    page, _queries, rendered = view(console)
+    assert rendered and "Data stores" in page
+
+
+def test_relative_times_are_as_of_the_request_not_the_render(console, alice, now):
+    with time_machine.travel(now, tick=False):
+        deliver(alice, ["PostgreSQL note"], now=now)
+        assert "1\xa0hour ago" in view(console)[0]
+    with time_machine.travel(now + timedelta(minutes=45), tick=False):
+        page, _queries, rendered = view(console)
+    assert not rendered
+    assert "1\xa0hour, 45\xa0minutes ago" in page
+
+
+def test_each_language_and_filter_has_its_own_copy(console, alice, now):
+    deliver(alice, ["PostgreSQL note"], now=now)
+    english = view(console)[0]
+    chinese = console.get(URL, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "Mark read" in english and "Mark read" not in chinese
+    assert view(console, "?show=saved")[0].count("<article") == 0
+
+
+def test_another_users_inbox_is_never_served(client, alice, bob, now):
+    deliver(alice, ["PostgreSQL for alice"], now=now)
+    deliver(bob, ["Rust for bob"], now=now, name="Bob's", interests=("Rust",))
+    client.force_login(alice)
+    assert "PostgreSQL for alice" in view(client)[0]
+    client.force_login(bob)
+    page = view(client)[0]
+    assert "Rust for bob" in page and "PostgreSQL for alice" not in page
