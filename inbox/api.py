@@ -101,8 +101,7 @@ InboxQuerySerializer = type(
         "state": StrictChoiceField(
             choices=list(SHOW_CHOICES),
             default="all",
-            help_text="all (everything but not-interested items), unread, saved, "
-            "not_interested.",
+            help_text="all (everything but not-interested items), unread, saved, not_interested.",
         ),
         "subscription": QueryIdField(required=False, help_text="Only this subscription's items."),
         "run": QueryIdField(required=False, help_text="Only this run's items."),
@@ -118,9 +117,7 @@ InboxQuerySerializer = type(
 )
 
 _PAGE_PARAMETERS = [
-    OpenApiParameter(
-        CURSOR_PARAM, OpenApiTypes.STR, description="The cursor of a `next` link."
-    ),
+    OpenApiParameter(CURSOR_PARAM, OpenApiTypes.STR, description="The cursor of a `next` link."),
     OpenApiParameter(
         "limit",
         OpenApiTypes.INT,

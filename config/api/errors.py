@@ -15,7 +15,6 @@ from django.http import Http404, JsonResponse
 from django.utils.translation import gettext as _
 from rest_framework import exceptions, status
 from rest_framework.response import Response
-from rest_framework.views import exception_handler as drf_exception_handler
 
 API_PREFIX = "/api/"
 
@@ -105,6 +104,10 @@ def _flatten(detail) -> dict[str, str]:
 
 
 def exception_handler(exc, context):
+    # Imported here: rest_framework.views reads the parser setting at import, and the parser
+    # module imports this one.
+    from rest_framework.views import exception_handler as drf_exception_handler
+
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):

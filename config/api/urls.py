@@ -33,5 +33,6 @@ urlpatterns = [
     path("v1/", include("topics.api_urls")),
     path("v1/", include("billing.api_urls")),
     path("v1/admin/cache/", include("digests.cache_api_urls")),
+    path("v1/admin/", include("digests.admin_api_urls")),
     re_path(r"", NoSuchEndpoint.as_view(), name="api-not-found"),
 ]

@@ -21,7 +21,8 @@ class AddCrawlSerializer(StrictSerializer):
 
     url = StrictCharField(
         max_length=2048,
-        allow_blank=True, help_text="The page to start from (the site's index or blog)."
+        allow_blank=True,
+        help_text="The page to start from (the site's index or blog).",
     )
     include = StrictListField(
         child=StrictCharField(max_length=200),

@@ -32,7 +32,11 @@ class SavePageSerializer(StrictSerializer):
         help_text="An exact ISO 8601 time with a UTC offset; overrides `when`.",
     )
     name = StrictCharField(
-        max_length=200, required=False, allow_blank=True, default="", help_text="Defaults to the page's title."
+        max_length=200,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Defaults to the page's title.",
     )
 
 

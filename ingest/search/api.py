@@ -21,7 +21,8 @@ class AddSearchSerializer(StrictSerializer):
 
     query = StrictCharField(
         max_length=500,
-        allow_blank=True, help_text="Words or phrases; alternatives separated by commas."
+        allow_blank=True,
+        help_text="Words or phrases; alternatives separated by commas.",
     )
     provider = StrictChoiceField(
         choices=list(search.PROVIDERS),
