@@ -4,8 +4,8 @@ What it does, in a throw-away data folder and database (a fresh PostgreSQL datab
 DATABASE_URL points at PostgreSQL, else SQLite):
 
 1. migrates, seeds the demo (`manage.py demo`: a staff user with subscriptions, runs, Inbox
-   items, sources and a public topic, so operations have real ids to find) and makes the
-   demo user's token with `manage.py create_token`;
+   items, sources and a public topic, so operations have real ids to find), fails one run (to
+   be retried) and makes the demo user's token with `manage.py create_token`;
 2. starts gunicorn with production settings (DEBUG off) on an ephemeral port, through
    `tests.api_fuzz_wsgi`, which lets the server fetch nothing from outside;
 3. runs `st run` on /api/schema/ with every phase (examples, coverage, fuzzing, and stateful
@@ -31,6 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
+from urllib.request import Request, urlopen
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
@@ -43,6 +44,12 @@ CHECKS = (
 )
 DEMO_EMAIL = "demo@tidings.local"
 UNLIMITED = "1000000/min"
+# A failed run, so that retrying one is tested beyond its 409.
+FAILED_RUN = (
+    "from digests.models import Run; "
+    "Run.objects.filter(pk=Run.objects.order_by('id').values('pk')[:1])"
+    ".update(status='failed', error='Failed on purpose for API fuzzing')"
+)
 
 
 def _environment(data_dir: str, database_url: str) -> dict[str, str]:
@@ -154,13 +161,29 @@ def main(argv: list[str] | None = None) -> int:
         started = time.monotonic()
         _manage(env, "migrate", "--noinput", "-v", "0")
         _manage(env, "demo")
+        _manage(env, "shell", "-c", FAILED_RUN)
         token = _manage(env, "create_token", DEMO_EMAIL, "--name", "api-fuzz").splitlines()[-1]
         server, port = _start_server(env, Path(data_dir) / "gunicorn.log")
-        print(f"== API fuzzing: server on 127.0.0.1:{port}, seeded in {time.monotonic() - started:.0f} s")
+        print(
+            f"== API fuzzing: server on 127.0.0.1:{port}, seeded in {time.monotonic() - started:.0f} s"
+        )
+        # Fetched here with a patient timeout: the first request builds the schema, which on a
+        # busy machine takes longer than schemathesis waits.
+        schema_path = Path(data_dir) / "openapi.json"
+        with urlopen(  # noqa: S310 - our own server on loopback
+            Request(
+                f"http://127.0.0.1:{port}/api/schema/?format=json",
+                headers={"Accept": "application/vnd.oai.openapi+json"},
+            ),
+            timeout=300,
+        ) as answer:
+            schema_path.write_bytes(answer.read())
         command = [
             str(BIN / "st"),
             "run",
-            f"http://127.0.0.1:{port}/api/schema/",
+            str(schema_path),
+            "--url",
+            f"http://127.0.0.1:{port}",
             "--checks",
             ",".join(CHECKS),
             "--header",

@@ -39,7 +39,8 @@ class StrictSerializer(serializers.Serializer):
     unknown_field_hints: dict[str, str] = {}
 
     def run_validation(self, data=empty):
-        if data is not empty and data is not None and not isinstance(data, Mapping):
+        nullable = data is None and (self.parent is not None and self.allow_null)
+        if data is not empty and not nullable and not isinstance(data, Mapping):
             raise serializers.ValidationError(
                 {api_settings.NON_FIELD_ERRORS_KEY: [_("Send a JSON object.")]}
             )
