@@ -164,13 +164,12 @@ def main(argv: list[str] | None = None) -> int:
         _manage(env, "shell", "-c", FAILED_RUN)
         token = _manage(env, "create_token", DEMO_EMAIL, "--name", "api-fuzz").splitlines()[-1]
         server, port = _start_server(env, Path(data_dir) / "gunicorn.log")
-        print(
-            f"== API fuzzing: server on 127.0.0.1:{port}, seeded in {time.monotonic() - started:.0f} s"
-        )
+        seeded = time.monotonic() - started
+        print(f"== API fuzzing: server on 127.0.0.1:{port}, seeded in {seeded:.0f} s")
         # Fetched here with a patient timeout: the first request builds the schema, which on a
         # busy machine takes longer than schemathesis waits.
         schema_path = Path(data_dir) / "openapi.json"
-        with urlopen(  # noqa: S310 - our own server on loopback
+        with urlopen(  # our own server, on loopback
             Request(
                 f"http://127.0.0.1:{port}/api/schema/?format=json",
                 headers={"Accept": "application/vnd.oai.openapi+json"},

@@ -333,3 +333,16 @@ def test_another_users_token_is_not_affected(alice, now):
     with rates(user="1/min"):
         api_client_for(alice).get(SUBSCRIPTIONS)
         assert bob_client.get(SUBSCRIPTIONS).status_code == 200
+
+
+def test_refusals_are_in_the_clients_language(api):
+    chinese = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
+    typed = api.post(SUBSCRIPTIONS, {**VALID, "min_score": "70"}, **chinese)
+    assert "整数" in assert_error(typed, 400, "min_score")["fields"]["min_score"]
+    form = api.post(
+        SUBSCRIPTIONS, "a=1", content_type="application/x-www-form-urlencoded", **chinese
+    )
+    assert "请以 application/json 发送请求体" in assert_error(form, 415)["message"]
+    nul = api.get("/api/v1/inbox/items?q=%00", **chinese)
+    assert "NUL" in assert_error(nul, 400, "q")["fields"]["q"]
+    assert "文本" in nul.json()["error"]["fields"]["q"]

@@ -56,9 +56,11 @@ def test_staff_read_the_platform_counts(staff, alice, bob, now, django_assert_ma
     LLMCall.objects.create(purpose="narrative", model="m", outcome="error", created_at=now)
     LLMBudgetDay.objects.create(day=now.date(), tokens_used=120)
 
-    with time_machine.travel(now + timedelta(hours=1), tick=False):
-        with django_assert_max_num_queries(12):
-            response = staff.get(STATS)
+    with (
+        time_machine.travel(now + timedelta(hours=1), tick=False),
+        django_assert_max_num_queries(12),
+    ):
+        response = staff.get(STATS)
 
     assert response.status_code == 200, response.content
     body = response.json()
