@@ -204,14 +204,16 @@ def main(argv: list[str] | None = None) -> int:
             "--no-color",
         ]
         if options.report:
-            Path(options.report).mkdir(parents=True, exist_ok=True)
+            report = Path(options.report).resolve()
+            report.mkdir(parents=True, exist_ok=True)
             command += [
                 "--report",
                 "junit,ndjson",
                 "--report-dir",
-                options.report,
+                str(report),
             ]
-        result = subprocess.run(command, cwd=ROOT, env=env, check=False)
+        # In the data folder: schemathesis keeps a cache folder in its working directory.
+        result = subprocess.run(command, cwd=data_dir, env=env, check=False)
         server_log = (Path(data_dir) / "gunicorn.log").read_text()
         crashes = server_log.count("Internal Server Error")
         if crashes:

@@ -108,6 +108,10 @@ def exception_handler(exc, context):
     # module imports this one.
     from rest_framework.views import exception_handler as drf_exception_handler
 
+    if isinstance(exc, ServiceRefusal):
+        refusal = exc
+        exc = APIInputError(refusal.errors, message=refusal.message, code=refusal.code)
+        exc.status_code = refusal.status_code
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):

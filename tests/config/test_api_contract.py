@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 from digests.models import Subscription
 from digests.subscriptions import create_subscription
 from tests.conftest import api_client_for, make_user
+from tests.factories import on_plan
 
 SUBSCRIPTIONS = "/api/v1/subscriptions"
 VALID = {"name": "Databases", "interests": ["PostgreSQL"], "cron": "0 8 * * *"}
@@ -263,6 +264,7 @@ def test_every_collection_is_a_page_with_next_previous_and_results(api, owned, p
 
 
 def test_following_next_reads_every_item_once(api, alice, now):
+    on_plan(alice, "pro")
     for number in range(5):
         create_subscription(alice, {**VALID, "name": f"S{number}"}, now=now)
     names, url = [], f"{SUBSCRIPTIONS}?limit=2"

@@ -14,7 +14,7 @@ from digests.subscriptions import create_subscription, request_manual_run
 from inbox.models import UserContentState
 from inbox.states import MAX_BULK_ITEMS
 from tests.conftest import api_client_for
-from tests.factories import add_item
+from tests.factories import add_item, on_plan
 
 ITEMS = "/api/v1/inbox/items"
 BULK = "/api/v1/inbox/items/bulk"
@@ -161,6 +161,7 @@ def test_bulk_refuses_bad_requests_naming_the_field(api, runs, body, field, frag
 def test_500_items_is_one_request_with_a_few_queries(
     api, alice, now, django_assert_max_num_queries
 ):
+    on_plan(alice, "team")  # for the manual runs
     first = deliver(alice, now, "Many", "Python", 20)
     delivered = list(first.items.all())
     many = ids(first)
