@@ -39,11 +39,17 @@ class StrictIntegerField(serializers.IntegerField):
         return super().to_internal_value(data)
 
 
-class IdField(StrictIntegerField):
+class _IdRange:
+    """An id: 1 to MAX_ID unless the field says otherwise."""
+
     def __init__(self, **kwargs):
         kwargs.setdefault("min_value", 1)
         kwargs.setdefault("max_value", MAX_ID)
         super().__init__(**kwargs)
+
+
+class IdField(_IdRange, StrictIntegerField):
+    pass
 
 
 class StrictCharField(serializers.CharField):
@@ -141,11 +147,8 @@ class QueryIntegerField(serializers.IntegerField):
         return super().to_internal_value(int(data))
 
 
-class QueryIdField(QueryIntegerField):
-    def __init__(self, **kwargs):
-        kwargs.setdefault("min_value", 1)
-        kwargs.setdefault("max_value", MAX_ID)
-        super().__init__(**kwargs)
+class QueryIdField(_IdRange, QueryIntegerField):
+    pass
 
 
 class QueryBooleanField(serializers.BooleanField):
