@@ -32,7 +32,7 @@ from config.api.pagination import (
 from config.api.serializers import ResponseSerializer, StrictSerializer, read_body, read_query
 from digests.models import RunItem
 from inbox.listing import SHOW_CHOICES, Cursor, InboxFilter, inbox_page, inbox_stats
-from inbox.models import UserPreference
+from inbox.models import ApiToken, UserPreference
 from inbox.states import (
     ACTIONS,
     MAX_BULK_ITEMS,
@@ -49,12 +49,18 @@ INBOX_PAGE_DEFAULT = 30
 class MeSerializer(ResponseSerializer):
     id = serializers.IntegerField()
     email = serializers.EmailField()
+    token_scope = serializers.ChoiceField(
+        choices=ApiToken.Scope.choices,
+        allow_null=True,
+        help_text="The scope of the token used (null without one).",
+    )
 
 
 class MeView(APIView):
     @extend_schema(responses=MeSerializer)
     def get(self, request):
-        return Response(MeSerializer(request.user).data)
+        scope = getattr(request.auth, "scope", None)
+        return Response(MeSerializer({**vars(request.user), "token_scope": scope}).data)
 
 
 class InboxItemSerializer(ResponseSerializer):
