@@ -209,6 +209,8 @@ def test_unmatched_paths_are_json_404s_for_every_method(api, path):
         error = assert_error(getattr(api, method)(path), 404)
         assert error["code"] == "not_found"
     assert_error(APIClient().get(path), 404)
+    with override_settings(DEBUG=True):  # `make start`: still JSON, not Django's debug page
+        assert_error(APIClient().get(path), 404)
 
 
 def test_a_bad_cursor_or_limit_is_a_400_naming_the_parameter(api, owned):
