@@ -3,11 +3,17 @@ for staff tokens. Thin callers of the billing services."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_field,
+    inline_serializer,
+)
 from rest_framework import serializers
 from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
@@ -18,11 +24,29 @@ from billing.accounts import ensure_account
 from billing.limits import limits_of
 from billing.models import CreditTransaction, Tier
 from config.api.errors import APIInputError
+from config.api.fields import AwareDateTimeField, StrictCharField
 from config.api.permissions import IsStaffToken
+from config.api.serializers import (
+    ResponseModelSerializer,
+    ResponseSerializer,
+    StrictSerializer,
+    read_query,
+)
 from digests.schedule import ScheduleError
 
 
-class BalanceSerializer(serializers.Serializer):
+class LimitsSerializer(ResponseSerializer):
+    subscriptions = serializers.IntegerField()
+    min_interval_seconds = serializers.IntegerField()
+    manual_runs_per_hour = serializers.IntegerField()
+    public_topics = serializers.IntegerField(allow_null=True, help_text="Null: no limit.")
+    public_publishes_per_day = serializers.IntegerField(
+        allow_null=True, help_text="Null: no limit."
+    )
+    private_topics = serializers.BooleanField()
+
+
+class BalanceSerializer(ResponseSerializer):
     tier = serializers.ChoiceField(choices=Tier.choices)
     balance = serializers.IntegerField(help_text="The sum of this period's ledger rows.")
     monthly_credits = serializers.IntegerField(source="monthly_quota")
@@ -32,6 +56,7 @@ class BalanceSerializer(serializers.Serializer):
     )
     limits = serializers.SerializerMethodField()
 
+    @extend_schema_field(LimitsSerializer)
     def get_limits(self, account) -> dict:
         limits = limits_of(account)
         return {
@@ -50,7 +75,7 @@ class BalanceView(APIView):
         return Response(BalanceSerializer(ensure_account(request.user, now=timezone.now())).data)
 
 
-class TransactionSerializer(serializers.ModelSerializer):
+class TransactionSerializer(ResponseModelSerializer):
     run_id = serializers.IntegerField(allow_null=True)
 
     class Meta:
@@ -78,16 +103,19 @@ class TransactionListView(ListAPIView):
         return CreditTransaction.objects.filter(account=account)
 
 
-class EstimateQuerySerializer(serializers.Serializer):
-    cron = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
-    timezone = serializers.CharField(max_length=64, default="UTC")
-    source_ids = serializers.CharField(
+_SOURCE_ID = re.compile(r"[0-9]{1,18}")
+
+
+class EstimateQuerySerializer(StrictSerializer):
+    cron = StrictCharField(max_length=120, required=False, allow_blank=True, default="")
+    timezone = StrictCharField(max_length=64, default="UTC")
+    source_ids = StrictCharField(
         required=False, default="", allow_blank=True, help_text="Comma-separated source ids."
     )
 
     def validate_source_ids(self, value: str) -> list[int]:
         parts = [part.strip() for part in value.split(",") if part.strip()]
-        if not all(part.isdigit() for part in parts) or len(parts) > 500:
+        if not all(_SOURCE_ID.fullmatch(part) for part in parts) or len(parts) > 500:
             raise serializers.ValidationError("Comma-separated source ids (at most 500).")
         return [int(part) for part in parts]
 
@@ -114,9 +142,7 @@ class EstimateView(APIView):
         ),
     )
     def get(self, request):
-        query = EstimateQuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        data = query.validated_data
+        data = read_query(EstimateQuerySerializer, request)
         try:
             estimate = estimates.estimate(
                 request.user,
@@ -135,14 +161,11 @@ def _instant(params, name: str, default: datetime) -> datetime:
     if not raw:
         return default
     try:
-        value = datetime.fromisoformat(raw)
-    except ValueError:
-        value = None
-    if value is None or value.tzinfo is None:
+        return AwareDateTimeField().run_validation(raw)
+    except serializers.ValidationError:
         raise APIInputError(
             {name: "An ISO 8601 time with an offset, e.g. 2026-11-01T00:00:00Z."}
         ) from None
-    return value
 
 
 class AdminBillingStatsView(APIView):

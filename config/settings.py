@@ -67,6 +67,9 @@ MIDDLEWARE = [
     "topics.http_cache.PublicPageCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # /api/ only, after the language is known: refuses unreadable query strings and bodies
+    # that are not JSON, and adds the rate-limit headers (config/api/middleware.py).
+    "config.api.middleware.APIRequestMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -274,20 +277,28 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # JSON in, JSON out: other request types are answered 415 (config/api/parsers.py).
+    "DEFAULT_PARSER_CLASSES": ["config.api.parsers.JSONBodyParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",  # DRF's test client would send multipart
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.api.errors.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "config.api.pagination.NewestFirstCursorPagination",
     "PAGE_SIZE": 50,
+    # config/api/throttling.py: per address (anonymous), per user, per token, and the rate a
+    # view names with throttle_scope.
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
+        "config.api.throttling.LiveAnonRateThrottle",
+        "config.api.throttling.LiveUserRateThrottle",
+        "config.api.throttling.TokenRateThrottle",
+        "config.api.throttling.LiveScopedRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": env_str("API_ANON_RATE", "60/min"),
         "user": env_str("API_USER_RATE", "600/min"),
-        # Scoped throttles (config/api/throttling.py): a subscription preview runs the whole
-        # selection pipeline, so it is limited per user; the schedule preview is public.
+        "token": env_str("API_TOKEN_RATE", "300/min"),
+        # Scoped throttles: a subscription preview runs the whole selection pipeline, so it is
+        # limited per user; the schedule preview is public.
         "subscription_preview": env_str("API_PREVIEW_RATE", "30/hour"),
         # Interests a model suggests for a topic (digests/interests.py); past it, the word
         # extractor answers instead.
@@ -296,19 +307,30 @@ REST_FRAMEWORK = {
         "public_topics": env_str("API_PUBLIC_TOPICS_RATE", "120/min"),
     },
 }
+# The largest JSON body the API reads (bigger ones get 413 before they are read whole).
+API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 262_144, minimum=1024)
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tidings API",
     "DESCRIPTION": "Subscriptions, runs, inbox and sources. Authenticate with "
-    "`Authorization: Bearer <token>` using a personal API token.",
+    "`Authorization: Bearer <token>` using a personal API token. Requests and answers are "
+    "JSON; every error has the shape of the `Error` component; every collection is a page "
+    "`{next, previous, results}` read with the `cursor` of its links.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # A request body is its own component (PatchedSubscriptionRequest…): what a client sends
+    # differs from what it reads back (read-only fields, write-only inputs).
+    "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
         "SubscriptionStatusEnum": "digests.models.Subscription.Status",
         "RunStatusEnum": "digests.models.Run.Status",
     },
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "config.api.schema.document_errors_and_links",
+    ],
 }
 
 # --- Product settings -------------------------------------------------------------------

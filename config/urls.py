@@ -12,3 +12,9 @@ urlpatterns = [
     path("api/", include("config.api.urls")),
     path("admin/", admin.site.urls),
 ]
+
+# Under /api/ these answer JSON in the error shape; everywhere else Django's own pages.
+handler400 = "config.api.errors.bad_request"
+handler403 = "config.api.errors.permission_denied"
+handler404 = "config.api.errors.page_not_found"
+handler500 = "config.api.errors.server_error"

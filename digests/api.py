@@ -6,7 +6,6 @@ API's exception handler, whichever view meets it."""
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime
 
 from django.shortcuts import get_object_or_404
@@ -16,29 +15,51 @@ from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
-from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
 from billing import charges
 from config.api.errors import APIConflictError, APIInputError
-from config.api.throttling import (
-    LiveScopedRateThrottle,
-    ScopedIPRateThrottle,
-    wait_before_another,
+from config.api.fields import (
+    AwareDateTimeField,
+    IdField,
+    QueryIntegerField,
+    StrictBooleanField,
+    StrictCharField,
+    StrictChoiceField,
+    StrictIntegerField,
+    StrictListField,
 )
+from config.api.schema import ERROR_RESPONSE
+from config.api.serializers import (
+    ResponseModelSerializer,
+    ResponseSerializer,
+    StrictSerializer,
+    read_body,
+    read_query,
+)
+from config.api.throttling import ScopedIPRateThrottle, wait_before_another
 from digests import interests as topic_interests
 from digests import llm, runner, schedule, subscriptions
 from digests.delivery import endpoints, service
 from digests.delivery.addresses import recipient_for
-from digests.models import Delivery, Run, RunItem, Subscription, WebhookEndpoint
+from digests.models import (
+    MAX_ITEMS_HARD_CAP,
+    Delivery,
+    Run,
+    RunItem,
+    Subscription,
+    WebhookEndpoint,
+)
 from digests.schedule_words import describe_schedule
+from digests.subscriptions import LENGTH_PRESETS, OUTPUT_LOCALES
 from digests.tasks import enqueue_delivery, enqueue_run
 from ingest.text.reading import LEVELS
 
 
-class DeliverySerializer(serializers.ModelSerializer):
+class DeliverySerializer(ResponseModelSerializer):
+    run_id = serializers.IntegerField(allow_null=True, help_text="Null for test events.")
     gave_up = serializers.BooleanField(
-        read_only=True, help_text="Failed and not retried any more (permanent, or out of tries)."
+        help_text="Failed and not retried any more (permanent, or out of tries)."
     )
 
     class Meta:
@@ -61,42 +82,34 @@ class DeliverySerializer(serializers.ModelSerializer):
         ]
 
 
-class WebhookSerializer(serializers.ModelSerializer):
-    secret_hint = serializers.CharField(read_only=True)
+class WebhookSerializer(ResponseModelSerializer):
+    secret_hint = serializers.CharField()
 
     class Meta:
         model = WebhookEndpoint
         fields = ["url", "enabled", "disabled_reason", "consecutive_failures", "secret_hint"]
 
 
-class SecretSerializer(serializers.Serializer):
+class SecretSerializer(ResponseSerializer):
     secret = serializers.CharField(help_text="Shown this once: store it now.")
 
 
-class SubscriptionSerializer(serializers.ModelSerializer):
+class SubscriptionSerializer(ResponseModelSerializer):
     source_ids = serializers.SerializerMethodField()
     reading_levels = serializers.ListField(
         child=serializers.ChoiceField(choices=LEVELS),
-        required=False,
         help_text="Keep only items rated at these reading levels; empty = any level.",
     )
 
     email_recipient = serializers.SerializerMethodField(
         help_text="Where email briefs go: email_to, else the account's address."
     )
-    webhook_url = serializers.CharField(
-        write_only=True,
-        required=False,
-        allow_blank=True,
-        help_text="Set: each brief is POSTed there as signed JSON. Empty string: no webhook.",
-    )
     webhook = serializers.SerializerMethodField()
     webhook_secret = serializers.CharField(
-        read_only=True,
-        required=False,
         help_text="Only in the response that created the webhook: its signing secret, shown "
         "this once.",
     )
+    answered_sometimes = ("webhook_secret",)
 
     class Meta:
         model = Subscription
@@ -127,7 +140,6 @@ class SubscriptionSerializer(serializers.ModelSerializer):
             "email_recipient",
             "email_error",
             "email_error_at",
-            "webhook_url",
             "webhook",
             "webhook_secret",
             "status",
@@ -136,7 +148,6 @@ class SubscriptionSerializer(serializers.ModelSerializer):
             "last_run_at",
             "created_at",
         ]
-        read_only_fields = ["email_error", "email_error_at"]
 
     def get_source_ids(self, obj) -> list[int]:
         return sorted(s.source_id for s in obj.subscriptionsource_set.all())
@@ -162,15 +173,109 @@ class SubscriptionSerializer(serializers.ModelSerializer):
         return data
 
 
-class RunSerializer(serializers.ModelSerializer):
+def _schedule_rule(check, value: str) -> str:
+    """`value` when digests.schedule's `check` takes it, else its message as a field error."""
+    try:
+        check(value)
+    except schedule.ScheduleError as exc:
+        raise serializers.ValidationError(exc.message) from None
+    return value
+
+
+def _keywords(help_text: str) -> serializers.ListField:
+    return StrictListField(
+        child=StrictCharField(max_length=100),
+        max_length=30,
+        required=False,
+        help_text=help_text,
+    )
+
+
+class SubscriptionInputSerializer(StrictSerializer):
+    """What a client sends to create (POST) or change (PATCH, any subset) a subscription. Only
+    types and sizes are checked here; the rules and their messages are the service's
+    (digests.subscriptions.clean_input), shared with the console."""
+
+    name = StrictCharField(max_length=200)
+    topic = StrictCharField(max_length=500, allow_blank=True, required=False)
+    interests = _keywords("Words or phrases an item should mention (at most 30).")
+    negative_keywords = _keywords("Items mentioning any of these are left out.")
+    source_ids = StrictListField(
+        child=IdField(),
+        max_length=500,
+        required=False,
+        help_text="Sources from your library (`source_id` of /api/v1/sources).",
+    )
+    length = StrictChoiceField(
+        choices=list(LENGTH_PRESETS),
+        required=False,
+        help_text="A preset for max_items: brief 10, standard 20, deep 30.",
+    )
+    min_score = StrictIntegerField(min_value=0, max_value=100, required=False)
+    max_items = StrictIntegerField(min_value=1, max_value=MAX_ITEMS_HARD_CAP, required=False)
+    content_window_hours = StrictIntegerField(min_value=1, max_value=24 * 90, required=False)
+    redelivery = StrictChoiceField(choices=Subscription.Redelivery.choices, required=False)
+    cooldown_days = StrictIntegerField(min_value=1, max_value=365, required=False)
+    cron = StrictCharField(
+        max_length=120,
+        allow_blank=True,
+        required=False,
+        help_text="A cron expression or macro (`0 8 * * 1-5`, `@daily`); empty with run_at.",
+    )
+    timezone = StrictCharField(max_length=64, required=False, help_text="IANA name")
+    run_at = AwareDateTimeField(
+        allow_null=True, required=False, help_text="A one-off run instead of a cron schedule."
+    )
+    language_mode = StrictChoiceField(choices=Subscription.LanguageMode.choices, required=False)
+    output_locale = StrictCharField(
+        max_length=16,
+        allow_blank=True,
+        required=False,
+        help_text=f"One of {', '.join(OUTPUT_LOCALES)} (any case); needed when language_mode "
+        "is fixed.",
+    )
+    summaries_enabled = StrictBooleanField(required=False)
+    narrative_enabled = StrictBooleanField(required=False)
+    tone = StrictCharField(max_length=32, required=False)
+    reading_levels = StrictListField(
+        child=StrictChoiceField(choices=LEVELS), max_length=len(LEVELS), required=False
+    )
+    email_enabled = StrictBooleanField(required=False, help_text="Email each brief too.")
+    email_to = StrictCharField(
+        max_length=254, allow_blank=True, required=False, help_text="Empty: your account's."
+    )
+    email_subject = StrictCharField(max_length=200, allow_blank=True, required=False)
+    webhook_url = StrictCharField(
+        max_length=2048,
+        allow_blank=True,
+        required=False,
+        help_text="Set: each brief is POSTed there as signed JSON. Empty string: no webhook.",
+    )
+
+    # The schedule's rules are checked here too (the same functions as the service) so that
+    # one answer names every refused field, not only those the types let through.
+    def validate_cron(self, value: str) -> str:
+        return _schedule_rule(schedule.normalize_cron, value) if value else value
+
+    def validate_timezone(self, value: str) -> str:
+        return _schedule_rule(schedule.validate_timezone, value)
+
+
+class SubscriptionDraftSerializer(SubscriptionInputSerializer):
+    """The same fields as creating a subscription, none required (a draft to preview)."""
+
+    name = StrictCharField(max_length=200, required=False)
+
+
+class RunSerializer(ResponseModelSerializer):
+    subscription_id = serializers.IntegerField()
     credits_charged = serializers.IntegerField(
-        read_only=True, help_text="Credits the run's one ledger charge took (0 when none)."
+        help_text="Credits the run's one ledger charge took (0 when none)."
     )
     credits_refunded = serializers.IntegerField(
-        read_only=True, help_text="Credits given back because the run delivered nothing."
+        help_text="Credits given back because the run delivered nothing."
     )
     error_code = serializers.CharField(
-        read_only=True,
         help_text=(
             "Why a failed run failed: 'insufficient_credits' when the budget check refused it "
             "before it started (it cost nothing; billing_breakdown.budget has the figures)."
@@ -202,10 +307,11 @@ class RunSerializer(serializers.ModelSerializer):
         ]
 
 
-class RunItemSerializer(serializers.ModelSerializer):
+class RunItemSerializer(ResponseModelSerializer):
     class Meta:
         model = RunItem
         fields = [
+            "id",
             "rank",
             "title",
             "url",
@@ -218,9 +324,8 @@ class RunItemSerializer(serializers.ModelSerializer):
 
 
 class RunDetailSerializer(RunSerializer):
-    items = RunItemSerializer(many=True, read_only=True)
-    narrative_md = serializers.CharField()
-    deliveries = DeliverySerializer(many=True, read_only=True)
+    items = RunItemSerializer(many=True)
+    deliveries = DeliverySerializer(many=True)
 
     class Meta(RunSerializer.Meta):
         fields = [
@@ -270,13 +375,13 @@ class SubscriptionListView(ListAPIView):
         )
 
     @extend_schema(
-        request=SubscriptionSerializer, responses={201: SubscriptionSerializer, 403: TIER_LIMIT}
+        request=SubscriptionInputSerializer,
+        responses={201: SubscriptionSerializer, 403: TIER_LIMIT},
     )
     def post(self, request):
-        if not isinstance(request.data, dict):
-            raise APIInputError({"non_field_errors": "Send a JSON object."})
+        data = read_body(SubscriptionInputSerializer, request)
         subscription = _service_call(
-            subscriptions.create_subscription, request.user, request.data, now=timezone.now()
+            subscriptions.create_subscription, request.user, data, now=timezone.now()
         )
         return Response(SubscriptionSerializer(subscription).data, status=status.HTTP_201_CREATED)
 
@@ -287,15 +392,13 @@ class SubscriptionDetailView(APIView):
         return Response(SubscriptionSerializer(_owned(request, subscription_id)).data)
 
     @extend_schema(
-        request=SubscriptionSerializer, responses={200: SubscriptionSerializer, 403: TIER_LIMIT}
+        request=SubscriptionInputSerializer,
+        responses={200: SubscriptionSerializer, 403: TIER_LIMIT},
     )
     def patch(self, request, subscription_id: int):
         subscription = _owned(request, subscription_id)
-        if not isinstance(request.data, dict):
-            raise APIInputError({"non_field_errors": "Send a JSON object."})
-        _service_call(
-            subscriptions.update_subscription, subscription, request.data, now=timezone.now()
-        )
+        data = read_body(SubscriptionInputSerializer, request, partial=True)
+        _service_call(subscriptions.update_subscription, subscription, data, now=timezone.now())
         return Response(SubscriptionSerializer(subscription).data)
 
     @extend_schema(responses={204: None})
@@ -344,19 +447,19 @@ class SubscriptionResumeView(APIView):
         return Response(SubscriptionSerializer(subscription).data)
 
 
-class PreviewItemSerializer(serializers.Serializer):
+class PreviewItemSerializer(ResponseSerializer):
     item_id = serializers.IntegerField()
     title = serializers.CharField()
-    url = serializers.URLField(source="canonical_url")
+    url = serializers.CharField(source="canonical_url")
     source_name = serializers.CharField(source="site_name")
-    published_at = serializers.DateTimeField()
+    published_at = serializers.DateTimeField(allow_null=True)
     relevance = serializers.IntegerField()
     overall = serializers.IntegerField()
     reason = serializers.CharField()
     redelivery = serializers.BooleanField()
 
 
-class PreviewSerializer(serializers.Serializer):
+class PreviewSerializer(ResponseSerializer):
     candidates_count = serializers.IntegerField()
     above_min_score = serializers.IntegerField()
     dedup_skipped = serializers.IntegerField()
@@ -374,7 +477,6 @@ class PreviewSerializer(serializers.Serializer):
 class SubscriptionPreviewView(APIView):
     """What a run would deliver now: the run's pipeline, nothing written, never charged."""
 
-    throttle_classes = [UserRateThrottle, LiveScopedRateThrottle]
     throttle_scope = "subscription_preview"
 
     def _preview(self, request, subscription_id: int) -> Response:
@@ -402,18 +504,15 @@ class DraftPreviewView(APIView):
     one (none required), nothing written, never charged. Interests left empty are derived
     from the topic, as creating would."""
 
-    throttle_classes = [UserRateThrottle, LiveScopedRateThrottle]
     throttle_scope = "subscription_preview"
 
     @extend_schema(
         operation_id="v1_subscriptions_draft_preview",
-        request=SubscriptionSerializer,
+        request=SubscriptionDraftSerializer,
         responses=PreviewSerializer,
     )
     def post(self, request):
-        if not isinstance(request.data, dict):
-            raise APIInputError({"non_field_errors": "Send a JSON object."})
-        data = request.data
+        data = read_body(SubscriptionDraftSerializer, request)
         needs_model = bool(data.get("topic")) and not data.get("interests")
         draft = _service_call(
             subscriptions.draft,
@@ -428,16 +527,16 @@ class DraftPreviewView(APIView):
         return Response(PreviewSerializer(selection).data)
 
 
-class InterestsQuerySerializer(serializers.Serializer):
-    topic = serializers.CharField(max_length=500, help_text="What to keep up with, in plain words")
-    locale = serializers.CharField(
+class InterestsQuerySerializer(StrictSerializer):
+    topic = StrictCharField(max_length=500, help_text="What to keep up with, in plain words")
+    locale = StrictCharField(
         max_length=16,
         required=False,
         help_text="Language of the reader (en, zh-hans, ja, ko); default: the asker's UI language",
     )
 
 
-class InterestsSerializer(serializers.Serializer):
+class InterestsSerializer(ResponseSerializer):
     interests = serializers.ListField(child=serializers.CharField())
     negative_keywords = serializers.ListField(child=serializers.CharField())
     source = serializers.ChoiceField(
@@ -454,20 +553,16 @@ class InterestsView(APIView):
 
     @extend_schema(request=InterestsQuerySerializer, responses=InterestsSerializer)
     def post(self, request):
-        query = InterestsQuerySerializer(data=request.data)
-        query.is_valid(raise_exception=True)
-        locale = query.validated_data.get("locale") or subscriptions.user_locale(request.user)
+        query = read_body(InterestsQuerySerializer, request)
+        locale = query.get("locale") or subscriptions.user_locale(request.user)
         suggestion = topic_interests.suggest(
-            query.validated_data["topic"],
-            locale=locale,
-            now=timezone.now(),
-            use_model=_model_allowed(request),
+            query["topic"], locale=locale, now=timezone.now(), use_model=_model_allowed(request)
         )
         return Response(InterestsSerializer(suggestion).data)
 
 
 class RunRetryView(APIView):
-    @extend_schema(request=None, responses={202: RunSerializer})
+    @extend_schema(request=None, responses={202: RunSerializer, 409: ERROR_RESPONSE})
     def post(self, request, run_id: int):
         run = get_object_or_404(Run, pk=run_id, user=request.user)
         try:
@@ -478,54 +573,22 @@ class RunRetryView(APIView):
         return Response(RunSerializer(_with_credits(run.pk)).data, status=status.HTTP_202_ACCEPTED)
 
 
-# A "+" in a query string arrives as a space: "…T08:00:00 01:00" means "+01:00".
-_SPACED_OFFSET = re.compile(r"^(.*T[\d:.]+) (\d{2}:?\d{2})$")
-
-
-class AwareDateTimeField(serializers.DateTimeField):
-    """ISO 8601 with a UTC offset; a naive time is refused rather than guessed."""
-
-    def to_internal_value(self, value) -> datetime:
-        text = _SPACED_OFFSET.sub(r"\1+\2", str(value).strip())
-        try:
-            parsed = datetime.fromisoformat(text)
-        except ValueError:
-            raise serializers.ValidationError(
-                "Must be an ISO 8601 date and time, e.g. 2026-01-05T08:00:00Z."
-            ) from None
-        if parsed.tzinfo is None:
-            raise serializers.ValidationError(
-                "Must include a UTC offset, e.g. 2026-01-05T08:00:00Z or +01:00."
-            )
-        if not 1970 <= parsed.year <= 2199:
-            raise serializers.ValidationError("Must be between the years 1970 and 2199.")
-        return parsed
-
-
-class SchedulePreviewQuerySerializer(serializers.Serializer):
-    cron = serializers.CharField(max_length=120, help_text="e.g. `0 8 * * 1-5` or `@daily`")
-    timezone = serializers.CharField(max_length=64, default="UTC", help_text="IANA name")
-    count = serializers.IntegerField(min_value=1, max_value=20, default=5)
+class SchedulePreviewQuerySerializer(StrictSerializer):
+    cron = StrictCharField(max_length=120, help_text="e.g. `0 8 * * 1-5` or `@daily`")
+    timezone = StrictCharField(max_length=64, default="UTC", help_text="IANA name")
+    count = QueryIntegerField(min_value=1, max_value=20, default=5)
     after = AwareDateTimeField(
         required=False, help_text="ISO 8601 with an offset; runs strictly after it (default now)"
     )
 
     def validate_cron(self, value: str) -> str:
-        try:
-            schedule.normalize_cron(value)
-        except schedule.ScheduleError as exc:
-            raise serializers.ValidationError(exc.message) from None
-        return value
+        return _schedule_rule(schedule.normalize_cron, value)
 
     def validate_timezone(self, value: str) -> str:
-        try:
-            schedule.validate_timezone(value)
-        except schedule.ScheduleError as exc:
-            raise serializers.ValidationError(exc.message) from None
-        return value
+        return _schedule_rule(schedule.validate_timezone, value)
 
 
-class SchedulePreviewSerializer(serializers.Serializer):
+class SchedulePreviewSerializer(ResponseSerializer):
     next_runs = serializers.ListField(
         child=serializers.DateTimeField(), help_text="ISO 8601 instants in UTC"
     )
@@ -545,11 +608,10 @@ class SchedulePreviewView(APIView):
 
     @extend_schema(parameters=[SchedulePreviewQuerySerializer], responses=SchedulePreviewSerializer)
     def get(self, request):
-        query = SchedulePreviewQuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        cron, zone = query.validated_data["cron"], query.validated_data["timezone"]
-        after = query.validated_data.get("after") or timezone.now()
-        runs = schedule.next_runs(cron, zone, after, query.validated_data["count"])
+        query = read_query(SchedulePreviewQuerySerializer, request)
+        cron, zone = query["cron"], query["timezone"]
+        after = query.get("after") or timezone.now()
+        runs = schedule.next_runs(cron, zone, after, query["count"])
         return Response(
             {
                 "next_runs": [_utc_iso(run) for run in runs],
@@ -576,7 +638,7 @@ class SubscriptionDeliveriesView(ListAPIView):
 
 
 class DeliveryRetryView(APIView):
-    @extend_schema(request=None, responses={202: DeliverySerializer})
+    @extend_schema(request=None, responses={202: DeliverySerializer, 409: ERROR_RESPONSE})
     def post(self, request, delivery_id: int):
         delivery = get_object_or_404(
             Delivery,

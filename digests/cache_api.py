@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api.errors import APIInputError
+from config.api.fields import AwareDateTimeField, QueryDateField
 from config.api.permissions import IsStaffToken
 from digests import combination_cache
 
@@ -44,9 +45,10 @@ def _before(raw: str) -> date | datetime | None:
     raw = raw.strip()
     if not raw:
         return None
+    field = QueryDateField() if len(raw) == 10 else AwareDateTimeField()
     try:
-        return date.fromisoformat(raw) if len(raw) == 10 else datetime.fromisoformat(raw)
-    except ValueError:
+        return field.run_validation(raw)
+    except serializers.ValidationError:
         raise APIInputError(
             {"before": "An ISO 8601 date (2026-11-20) or time with offset (…T08:00:00+00:00)."}
         ) from None
@@ -60,7 +62,9 @@ class CacheEntriesView(StaffTokenAPIView):
             OpenApiParameter("expired", bool, description="Clear the expired entries."),
             OpenApiParameter("all", bool, description="Clear every entry."),
         ],
-        responses=inline_serializer("CacheClearResult", {"deleted": serializers.IntegerField()}),
+        responses={
+            200: inline_serializer("CacheClearResult", {"deleted": serializers.IntegerField()})
+        },
         description="Clear combination cache entries; exactly one of key, before, expired, "
         "all. The hit and miss counters are kept.",
     )

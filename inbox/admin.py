@@ -20,8 +20,8 @@ class UserPreferenceAdmin(admin.ModelAdmin):
 
 @admin.register(ApiToken)
 class ApiTokenAdmin(admin.ModelAdmin):
-    list_display = ["name", "user", "prefix", "created_at", "last_used_at", "revoked_at"]
-    list_filter = ["revoked_at"]
+    list_display = ["name", "user", "scope", "prefix", "created_at", "last_used_at", "revoked_at"]
+    list_filter = ["scope", "revoked_at"]
     search_fields = ["name", "prefix", "user__email"]
     readonly_fields = ["prefix", "token_hash", "created_at", "last_used_at"]
     raw_id_fields = ["user"]

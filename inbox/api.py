@@ -1,105 +1,258 @@
-"""/api/v1/ for the user and their Inbox."""
+"""/api/v1/ for the user and their Inbox: the same listing, actions and counts as the
+console's Inbox pages (inbox.listing, inbox.states)."""
 
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
-from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api.errors import APIInputError
+from config.api.fields import (
+    IdField,
+    QueryDateField,
+    QueryIdField,
+    StrictCharField,
+    StrictChoiceField,
+    StrictListField,
+)
+from config.api.pagination import (
+    CURSOR_PARAM,
+    PAGE_PARAMS,
+    cursor_page_response,
+    invalid_cursor,
+    page_of,
+    read_limit,
+)
+from config.api.serializers import ResponseSerializer, StrictSerializer, read_body, read_query
 from digests.models import RunItem
-from inbox.states import ACTIONS, UnknownAction, apply_action, states_by_hash
+from inbox.listing import SHOW_CHOICES, Cursor, InboxFilter, inbox_page, inbox_stats
+from inbox.models import ApiToken, UserPreference
+from inbox.states import (
+    ACTIONS,
+    MAX_BULK_ITEMS,
+    BulkActionError,
+    UnknownAction,
+    apply_action,
+    apply_bulk_action,
+)
+
+INBOX_PAGE_MAX = 100
+INBOX_PAGE_DEFAULT = 30
 
 
-class MeSerializer(serializers.Serializer):
+class MeSerializer(ResponseSerializer):
     id = serializers.IntegerField()
     email = serializers.EmailField()
+    token_scope = serializers.ChoiceField(
+        choices=ApiToken.Scope.choices,
+        allow_null=True,
+        help_text="The scope of the token used (null without one).",
+    )
 
 
 class MeView(APIView):
     @extend_schema(responses=MeSerializer)
     def get(self, request):
-        return Response({"id": request.user.id, "email": request.user.email})
+        scope = getattr(request.auth, "scope", None)
+        return Response(MeSerializer({**vars(request.user), "token_scope": scope}).data)
 
 
-class InboxItemSerializer(serializers.ModelSerializer):
+class InboxItemSerializer(ResponseSerializer):
+    """A delivered item with what the user did with it (`.state`, set by the listing)."""
+
+    id = serializers.IntegerField(help_text="The Inbox item (a delivery); used by the actions.")
     run_id = serializers.IntegerField()
-    subscription_id = serializers.IntegerField(source="run.subscription_id")
+    subscription_id = serializers.IntegerField()
+    subscription_name = serializers.CharField()
+    title = serializers.CharField()
+    url = serializers.CharField()
+    summary = serializers.CharField()
+    source_name = serializers.CharField()
+    reason = serializers.CharField(help_text="Why it was selected.")
+    overall = serializers.IntegerField(help_text="Score, 0-100.")
+    published_at = serializers.DateTimeField(allow_null=True)
+    delivered_at = serializers.DateTimeField()
     read = serializers.SerializerMethodField()
     saved = serializers.SerializerMethodField()
     not_interested = serializers.SerializerMethodField()
 
-    class Meta:
-        model = RunItem
-        fields = [
-            "id",
-            "run_id",
-            "subscription_id",
-            "title",
-            "url",
-            "summary",
-            "source_name",
-            "reason",
-            "overall",
-            "published_at",
-            "delivered_at",
-            "read",
-            "saved",
-            "not_interested",
-        ]
-
-    def _state(self, obj):
-        return self.context.get("states", {}).get(obj.canonical_url_hash)
-
     def get_read(self, obj) -> bool:
-        state = self._state(obj)
-        return bool(state and state.read_at)
+        return bool(obj.state and obj.state.read_at)
 
     def get_saved(self, obj) -> bool:
-        state = self._state(obj)
-        return bool(state and state.saved_at)
+        return bool(obj.state and obj.state.saved_at)
 
     def get_not_interested(self, obj) -> bool:
-        state = self._state(obj)
-        return bool(state and state.not_interested_at)
+        return bool(obj.state and obj.state.not_interested_at)
 
 
-class InboxItemListView(ListAPIView):
-    serializer_class = InboxItemSerializer
-
-    def get_queryset(self):
-        return RunItem.objects.filter(run__user=self.request.user).select_related("run")
-
-    def get_serializer_context(self):
-        context = super().get_serializer_context()
-        context["states"] = getattr(self, "_states", {})
-        return context
-
-    def paginate_queryset(self, queryset):
-        page = super().paginate_queryset(queryset)
-        self._states = states_by_hash(self.request.user, {ri.canonical_url_hash for ri in page})
-        return page
+def _validate_range(serializer, data):
+    since, until = data.get("from"), data.get("to")
+    if since and until and until < since:
+        raise serializers.ValidationError({"to": _("Must be on or after `from`.")})
+    return data
 
 
-class InboxActionSerializer(serializers.Serializer):
-    action = serializers.ChoiceField(choices=list(ACTIONS))
+InboxQuerySerializer = type(
+    "InboxQuerySerializer",
+    (StrictSerializer,),
+    {
+        "__doc__": "The Inbox's filters, the same as the console's.",
+        "state": StrictChoiceField(
+            choices=list(SHOW_CHOICES),
+            default="all",
+            help_text="all (everything but not-interested items), unread, saved, not_interested.",
+        ),
+        "subscription": QueryIdField(required=False, help_text="Only this subscription's items."),
+        "run": QueryIdField(required=False, help_text="Only this run's items."),
+        "q": StrictCharField(
+            max_length=200, required=False, help_text="Text in the title or source name."
+        ),
+        "from": QueryDateField(
+            required=False, help_text="First day, YYYY-MM-DD, in your time zone (preferences)."
+        ),
+        "to": QueryDateField(required=False, help_text="Last day, included."),
+        "validate": _validate_range,
+    },
+)
+
+_PAGE_PARAMETERS = [
+    OpenApiParameter(CURSOR_PARAM, OpenApiTypes.STR, description="The cursor of a `next` link."),
+    OpenApiParameter(
+        "limit",
+        OpenApiTypes.INT,
+        description=f"Items per page, 1 to {INBOX_PAGE_MAX} (default {INBOX_PAGE_DEFAULT}).",
+    ),
+]
+
+
+def _user_zone(user) -> str:
+    zone = UserPreference.objects.filter(user=user).values_list("timezone", flat=True).first()
+    return zone or "UTC"
+
+
+class InboxItemListView(APIView):
+    @extend_schema(
+        parameters=[InboxQuerySerializer, *_PAGE_PARAMETERS],
+        responses=page_of(InboxItemSerializer),
+        description="Delivered items, newest brief first and in the brief's order inside it. "
+        "Read forward with `next` (`previous` is always null).",
+    )
+    def get(self, request):
+        query = read_query(InboxQuerySerializer, request, also=PAGE_PARAMS)
+        limit = read_limit(request, INBOX_PAGE_DEFAULT, INBOX_PAGE_MAX)
+        after = None
+        if CURSOR_PARAM in request.query_params:
+            after = Cursor.parse(request.query_params[CURSOR_PARAM])
+            if after is None:
+                raise invalid_cursor()
+        inbox_filter = InboxFilter(
+            show=query["state"],
+            subscription_id=query.get("subscription"),
+            run_id=query.get("run"),
+            text=query.get("q", "").strip(),
+            since=query.get("from"),
+            until=query.get("to"),
+        )
+        page = inbox_page(
+            request.user,
+            inbox_filter,
+            after=after,
+            zone=_user_zone(request.user),
+            page_size=limit,
+        )
+        return cursor_page_response(
+            request,
+            InboxItemSerializer(page.items, many=True).data,
+            next_cursor=str(page.next_cursor) if page.next_cursor else None,
+        )
+
+
+class InboxActionSerializer(StrictSerializer):
+    action = StrictChoiceField(choices=list(ACTIONS))
 
 
 class InboxItemActionView(APIView):
     @extend_schema(request=InboxActionSerializer, responses=InboxItemSerializer)
     def post(self, request, run_item_id: int):
-        run_item = get_object_or_404(RunItem, pk=run_item_id, run__user=request.user)
+        action = read_body(InboxActionSerializer, request)["action"]
+        run_item = get_object_or_404(
+            RunItem.objects.select_related("run__subscription"),
+            pk=run_item_id,
+            run__user=request.user,
+        )
         try:
-            state = apply_action(
-                request.user, run_item, request.data.get("action", ""), now=timezone.now()
-            )
+            run_item.state = apply_action(request.user, run_item, action, now=timezone.now())
         except UnknownAction as exc:
             raise APIInputError({"action": str(exc)}) from None
-        serializer = InboxItemSerializer(
-            run_item, context={"states": {run_item.canonical_url_hash: state}}
-        )
-        return Response(serializer.data)
+        run_item.subscription_id = run_item.run.subscription_id
+        run_item.subscription_name = run_item.run.subscription.name
+        return Response(InboxItemSerializer(run_item).data)
+
+
+class BulkActionSerializer(StrictSerializer):
+    action = StrictChoiceField(choices=list(ACTIONS))
+    ids = StrictListField(
+        child=IdField(),
+        min_length=1,
+        max_length=MAX_BULK_ITEMS,
+        help_text=f"Inbox item ids (`id` of /api/v1/inbox/items), 1 to {MAX_BULK_ITEMS}.",
+    )
+
+
+class BulkActionResultSerializer(ResponseSerializer):
+    action = serializers.CharField()
+    count = serializers.IntegerField(help_text="Items changed (each id once).")
+    ids = serializers.ListField(child=serializers.IntegerField())
+
+
+class InboxBulkActionView(APIView):
+    @extend_schema(
+        request=BulkActionSerializer,
+        responses=BulkActionResultSerializer,
+        description=f"One action on up to {MAX_BULK_ITEMS} items, all or nothing: if any id "
+        "is not an item of your Inbox the request is refused (400, naming them) and nothing "
+        "changes.",
+    )
+    def post(self, request):
+        data = read_body(BulkActionSerializer, request)
+        try:
+            ids = apply_bulk_action(request.user, data["ids"], data["action"], now=timezone.now())
+        except BulkActionError as exc:
+            raise APIInputError(exc.errors) from None
+        return Response({"action": data["action"], "count": len(ids), "ids": ids})
+
+
+class SubscriptionCountsSerializer(ResponseSerializer):
+    subscription_id = serializers.IntegerField(
+        allow_null=True, help_text="Null for items whose run is gone."
+    )
+    name = serializers.CharField()
+    delivered = serializers.IntegerField()
+    unread = serializers.IntegerField()
+    saved = serializers.IntegerField()
+    not_interested = serializers.IntegerField()
+
+
+class InboxStatsSerializer(ResponseSerializer):
+    delivered = serializers.IntegerField(help_text="Distinct items ever delivered.")
+    unread = serializers.IntegerField(help_text="Delivered, not read, not dismissed.")
+    saved = serializers.IntegerField()
+    not_interested = serializers.IntegerField()
+    by_subscription = SubscriptionCountsSerializer(many=True)
+
+
+class InboxStatsView(APIView):
+    @extend_schema(
+        responses=InboxStatsSerializer,
+        description="The Inbox's counts (the console's badges), and per subscription: each "
+        "item under the subscription that delivered it last, so the parts add up.",
+    )
+    def get(self, request):
+        return Response(InboxStatsSerializer(inbox_stats(request.user)).data)

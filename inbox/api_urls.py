@@ -5,9 +5,11 @@ from inbox import api
 urlpatterns = [
     path("me", api.MeView.as_view(), name="api-me"),
     path("inbox/items", api.InboxItemListView.as_view(), name="api-inbox-items"),
+    path("inbox/items/bulk", api.InboxBulkActionView.as_view(), name="api-inbox-bulk"),
     path(
         "inbox/items/<int:run_item_id>/actions",
         api.InboxItemActionView.as_view(),
         name="api-inbox-item-action",
     ),
+    path("inbox/stats", api.InboxStatsView.as_view(), name="api-inbox-stats"),
 ]

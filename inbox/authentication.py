@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from django.utils import timezone
+from django.utils.translation import gettext
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
+from rest_framework.permissions import SAFE_METHODS
 
+from inbox.models import ApiToken
 from inbox.tokens import authenticate_token
 
 
@@ -27,6 +30,14 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
         token = authenticate_token(credentials, now=timezone.now())
         if token is None:
             raise exceptions.AuthenticationFailed("Invalid or revoked API token.")
+        # Checked here, where every token request passes, rather than in each view's
+        # permission classes (which a view may replace).
+        if token.scope == ApiToken.Scope.READ and request.method not in SAFE_METHODS:
+            raise exceptions.PermissionDenied(
+                gettext(
+                    "This token is read-only: it may only read (GET). Use a read-and-write token."
+                )
+            )
         return token.user, token
 
     def authenticate_header(self, request):

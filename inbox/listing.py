@@ -8,6 +8,7 @@ same few queries whatever the page size or the size of the Inbox.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
@@ -19,6 +20,8 @@ from inbox.models import UserContentState
 from inbox.states import states_by_hash
 
 PAGE_SIZE = 30
+# A run id (at most 18 digits: below a BigAutoField's limit) and a rank.
+_CURSOR = re.compile(r"([0-9]{1,18})\.([0-9]{1,5})")
 SHOW_CHOICES = ("all", "unread", "saved", "not_interested")
 
 
@@ -26,6 +29,7 @@ SHOW_CHOICES = ("all", "unread", "saved", "not_interested")
 class InboxFilter:
     show: str = "all"
     subscription_id: int | None = None
+    run_id: int | None = None
     text: str = ""
     since: date | None = None  # first local day included
     until: date | None = None  # last local day included
@@ -45,10 +49,9 @@ class Cursor:
 
     @classmethod
     def parse(cls, value: str) -> Cursor | None:
-        run_id, _, rank = (value or "").partition(".")
-        if run_id.isdigit() and rank.isdigit():
-            return cls(int(run_id), int(rank))
-        return None
+        """The cursor written by __str__, or None (ASCII digits only, in the ids' range)."""
+        found = _CURSOR.fullmatch(value or "")
+        return cls(int(found[1]), int(found[2])) if found else None
 
 
 @dataclass
@@ -96,6 +99,8 @@ def filtered_items(user, inbox_filter: InboxFilter, *, zone: str = "UTC"):
         items = items.exclude(Exists(state.filter(read_at__isnull=False)))
     if inbox_filter.subscription_id is not None:
         items = items.filter(run__subscription_id=inbox_filter.subscription_id)
+    if inbox_filter.run_id is not None:
+        items = items.filter(run_id=inbox_filter.run_id)
     if inbox_filter.text:
         # Title and source, as the Inbox search promises: matching summaries too would read
         # every delivery's longest column on every search.
@@ -127,7 +132,7 @@ def inbox_page(
     """One page of the Inbox. Each item gets `.state` (its UserContentState or None) and
     `.subscription_name`; two queries whatever the page size (three after a cursor)."""
     items = filtered_items(user, inbox_filter, zone=zone).annotate(
-        subscription_name=F("run__subscription__name")
+        subscription_id=F("run__subscription_id"), subscription_name=F("run__subscription__name")
     )
     if after is not None:
         scheduled_at = (
@@ -162,13 +167,69 @@ class Badges:
     saved: int
 
 
+# What the counts count: distinct delivered items (one state row each), wherever delivered.
+UNREAD = Q(delivered_count__gt=0, read_at__isnull=True, not_interested_at__isnull=True)
+SAVED = Q(saved_at__isnull=False)
+NOT_INTERESTED = Q(not_interested_at__isnull=False)
+DELIVERED = Q(delivered_count__gt=0)
+
+
 def badge_counts(user) -> Badges:
     """Distinct delivered items not read yet (and not dismissed), and saved items: one query."""
     counts = UserContentState.objects.filter(user=user).aggregate(
-        unread=Count(
-            "id",
-            filter=Q(delivered_count__gt=0, read_at__isnull=True, not_interested_at__isnull=True),
-        ),
-        saved=Count("id", filter=Q(saved_at__isnull=False)),
+        unread=Count("id", filter=UNREAD), saved=Count("id", filter=SAVED)
     )
     return Badges(unread=counts["unread"] or 0, saved=counts["saved"] or 0)
+
+
+@dataclass(frozen=True)
+class SubscriptionCounts:
+    subscription_id: int | None
+    name: str
+    delivered: int
+    unread: int
+    saved: int
+    not_interested: int
+
+
+@dataclass(frozen=True)
+class InboxStats:
+    delivered: int
+    unread: int
+    saved: int
+    not_interested: int
+    by_subscription: list[SubscriptionCounts]
+
+
+def inbox_stats(user) -> InboxStats:
+    """The nav's counts, and the same per subscription — each item counted under the
+    subscription that delivered it last, so the parts add up to the totals. One query."""
+    rows = (
+        UserContentState.objects.filter(user=user)
+        .values("last_run__subscription_id", "last_run__subscription__name")
+        .annotate(
+            delivered=Count("id", filter=DELIVERED),
+            unread=Count("id", filter=UNREAD),
+            saved=Count("id", filter=SAVED),
+            not_interested=Count("id", filter=NOT_INTERESTED),
+        )
+        .order_by("last_run__subscription__name", "last_run__subscription_id")
+    )
+    parts = [
+        SubscriptionCounts(
+            subscription_id=row["last_run__subscription_id"],
+            name=row["last_run__subscription__name"] or "",
+            delivered=row["delivered"],
+            unread=row["unread"],
+            saved=row["saved"],
+            not_interested=row["not_interested"],
+        )
+        for row in rows
+    ]
+    return InboxStats(
+        delivered=sum(p.delivered for p in parts),
+        unread=sum(p.unread for p in parts),
+        saved=sum(p.saved for p in parts),
+        not_interested=sum(p.not_interested for p in parts),
+        by_subscription=parts,
+    )

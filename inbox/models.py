@@ -61,10 +61,17 @@ class UserPreference(models.Model):
 class ApiToken(models.Model):
     """A personal API token. Only a prefix (to find it) and a SHA-256 hash are stored."""
 
+    class Scope(models.TextChoices):
+        WRITE = "write", _("Read and write")
+        READ = "read", _("Read only")
+
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
     )
     name = models.CharField(max_length=100)
+    # A read-only token is refused anything but GET, HEAD and OPTIONS (403): for dashboards
+    # and readers, which then cannot run, change, delete or spend anything if they leak.
+    scope = models.CharField(max_length=8, choices=Scope.choices, default=Scope.WRITE)
     prefix = models.CharField(max_length=16, unique=True)
     token_hash = models.CharField(max_length=64)
     created_at = models.DateTimeField(auto_now_add=True)

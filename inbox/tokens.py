@@ -32,8 +32,14 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def issue_token(user, name: str) -> tuple[ApiToken, str]:
+def issue_token(user, name: str, scope: str = ApiToken.Scope.WRITE) -> tuple[ApiToken, str]:
     """Create a token; returns the row and the clear token, which is never stored."""
+    if scope not in ApiToken.Scope.values:
+        raise TokenError(
+            _("Choose the token's scope: %(choices)s.")
+            % {"choices": ", ".join(ApiToken.Scope.values)},
+            field="scope",
+        )
     name = (name or "").strip()
     if not name:
         raise TokenError(_("Give the token a name, e.g. the script that will use it."))
@@ -48,7 +54,7 @@ def issue_token(user, name: str) -> tuple[ApiToken, str]:
         prefix = secrets.token_hex(6)
         clear = f"{TOKEN_PREFIX}_{prefix}_{secrets.token_urlsafe(32)}"
         token = ApiToken.objects.create(
-            user=user, name=name, prefix=prefix, token_hash=_hash(clear)
+            user=user, name=name, scope=scope, prefix=prefix, token_hash=_hash(clear)
         )
     return token, clear
 

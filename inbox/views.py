@@ -222,7 +222,11 @@ def tokens(request):
                 messages.success(request, _("Token revoked. Clients using it are refused now."))
             return redirect("inbox:tokens")
         try:
-            _token, new_token = issue_token(request.user, request.POST.get("name", ""))
+            _token, new_token = issue_token(
+                request.user,
+                request.POST.get("name", ""),
+                request.POST.get("scope", ApiToken.Scope.WRITE),
+            )
         except TokenError as exc:
             messages.error(request, exc.message)
     return render(
@@ -232,6 +236,7 @@ def tokens(request):
             "tokens": ApiToken.objects.filter(user=request.user),
             "new_token": new_token,
             "actions": ACTIONS,
+            "scopes": ApiToken.Scope.choices,
             "nav": "tokens",
         },
     )

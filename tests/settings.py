@@ -32,6 +32,7 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "anon": "1000/min",
         "user": "1000/min",
+        "token": "1000/min",
         "subscription_preview": "1000/min",
         "interests": "1000/min",
         "schedule_preview": "1000/min",

@@ -147,3 +147,25 @@ def test_demo_is_offline_idempotent_and_fills_the_inbox(db, settings, tmp_path):
     assert ContentItem.objects.count() == items
     assert RunItem.objects.count() == delivered
     assert Topic.objects.count() == 1 and Edition.objects.count() == 1
+
+
+def test_create_token_prints_a_working_token_on_its_last_line(db):
+    from rest_framework.test import APIClient
+
+    from tests.conftest import make_user
+
+    make_user("ops@example.com")
+    code, out, _err = run("create_token", "OPS@example.com", "--name", "nightly export")
+    assert code == 0
+    token = out.strip().splitlines()[-1]
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
+    assert client.get("/api/v1/me").json()["email"] == "ops@example.com"
+    from inbox.models import ApiToken
+
+    assert ApiToken.objects.get().name == "nightly export"
+
+
+def test_create_token_refuses_an_unknown_account(db):
+    with pytest.raises(CommandError, match="No account"):
+        call_command("create_token", "nobody@example.com", stdout=StringIO())

@@ -4,19 +4,31 @@ fork) for token holders. Both call the same services as the pages."""
 
 from __future__ import annotations
 
+import copy
+
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
-from rest_framework.pagination import PageNumberPagination
+from rest_framework.generics import ListAPIView
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api.errors import APIInputError
+from config.api.fields import IdField, StrictCharField, StrictChoiceField
+from config.api.pagination import PAGE_PARAMS, OffsetCursorPagination
+from config.api.serializers import (
+    ResponseModelSerializer,
+    StrictSerializer,
+    read_body,
+    read_query,
+)
 from config.api.throttling import ScopedIPRateThrottle
-from digests.api import TIER_LIMIT, SubscriptionSerializer
+from digests.api import TIER_LIMIT, SubscriptionInputSerializer, SubscriptionSerializer
 from digests.models import Subscription
 from digests.subscriptions import SubscriptionInputError
 from topics import following, publishing, seo
@@ -27,7 +39,7 @@ from topics.views import SORTS, published_editions
 PUBLIC_CACHE = "public, max-age=300"
 
 
-class EditionSummarySerializer(serializers.ModelSerializer):
+class EditionSummarySerializer(ResponseModelSerializer):
     url = serializers.SerializerMethodField()
 
     class Meta:
@@ -38,7 +50,7 @@ class EditionSummarySerializer(serializers.ModelSerializer):
         return seo.absolute(edition.get_absolute_url())
 
 
-class TopicSerializer(serializers.ModelSerializer):
+class TopicSerializer(ResponseModelSerializer):
     url = serializers.SerializerMethodField()
     feed_url = serializers.SerializerMethodField()
 
@@ -72,12 +84,13 @@ class TopicDetailSerializer(TopicSerializer):
     class Meta(TopicSerializer.Meta):
         fields = [*TopicSerializer.Meta.fields, "editions"]
 
+    @extend_schema_field(EditionSummarySerializer(many=True))
     def get_editions(self, topic) -> list[dict]:
         editions = published_editions(topic)[:MAX_EDITIONS_LISTED]
         return EditionSummarySerializer(editions, many=True).data
 
 
-class EditionItemSerializer(serializers.ModelSerializer):
+class EditionItemSerializer(ResponseModelSerializer):
     class Meta:
         model = EditionItem
         fields = ["rank", "title", "url", "summary", "source_name", "published_at"]
@@ -95,17 +108,57 @@ class OwnedTopicSerializer(TopicSerializer):
         fields = [*TopicSerializer.Meta.fields, "visibility", "status"]
 
 
-class PublishSerializer(serializers.Serializer):
-    subscription_id = serializers.IntegerField()
-    title = serializers.CharField(required=False, allow_blank=True, default="")
-    description = serializers.CharField(required=False, allow_blank=True, default="")
-    slug = serializers.CharField(required=False, allow_blank=True, default="")
-    visibility = serializers.CharField(required=False, default=Topic.Visibility.PUBLIC)
-    cron = serializers.CharField(required=False, allow_blank=True, default="")
-    timezone = serializers.CharField(required=False, allow_blank=True, default="")
+class TopicChangesSerializer(StrictSerializer):
+    """What an owner may change on a topic (PATCH: any subset). Only types and sizes here; the
+    rules and their messages are topics.publishing's, shared with the console."""
+
+    title = StrictCharField(max_length=200, required=False)
+    description = StrictCharField(max_length=500, allow_blank=True, required=False)
+    slug = StrictCharField(
+        max_length=80, allow_blank=True, required=False, help_text="Empty: made from the title."
+    )
+    visibility = StrictChoiceField(choices=Topic.Visibility.choices, required=False)
+    cron = StrictCharField(
+        max_length=120, allow_blank=True, required=False, help_text="Empty: the subscription's."
+    )
+    timezone = StrictCharField(max_length=64, allow_blank=True, required=False)
 
 
-class TopicsPage(PageNumberPagination):
+class PublishSerializer(TopicChangesSerializer):
+    subscription_id = IdField(help_text="The subscription whose configuration is published.")
+
+
+def _follow_tweaks_serializer() -> type[StrictSerializer]:
+    """Follow takes the subscription fields topics.following.ALLOWED_TWEAKS names, typed as
+    in SubscriptionInputSerializer; asking for other sources is answered with the way to do
+    it (fork)."""
+    declared = SubscriptionInputSerializer._declared_fields
+    fields = {name: copy.deepcopy(declared[name]) for name in sorted(following.ALLOWED_TWEAKS)}
+    for field in fields.values():
+        field.required = False
+    return type(
+        "FollowSerializer",
+        (StrictSerializer,),
+        {
+            **fields,
+            "unknown_field_hints": {
+                "source_ids": _(
+                    "Following keeps the topic's sources; fork the topic to change them."
+                )
+            },
+        },
+    )
+
+
+FollowSerializer = _follow_tweaks_serializer()
+
+
+class PublicTopicsQuerySerializer(StrictSerializer):
+    sort = StrictChoiceField(choices=list(SORTS), default="trending")
+    locale = StrictCharField(max_length=16, required=False, help_text="e.g. en, zh-hans")
+
+
+class TopicsPage(OffsetCursorPagination):
     page_size = 20
 
 
@@ -126,18 +179,20 @@ def _listed_topic(slug: str) -> Topic:
     return get_object_or_404(Topic.objects.listed(), slug=slug)
 
 
-class PublicTopicListView(_PublicView):
-    @extend_schema(responses=TopicSerializer(many=True))
+class PublicTopicListView(_PublicView, ListAPIView):
+    serializer_class = TopicSerializer
+    pagination_class = TopicsPage
+
+    @extend_schema(parameters=[PublicTopicsQuerySerializer])
     def get(self, request):
-        sort = request.query_params.get("sort", "trending")
-        if sort not in SORTS:
-            raise APIInputError({"sort": f"Must be one of: {', '.join(SORTS)}."})
-        topics = Topic.objects.listed().order_by(*SORTS[sort])
-        if request.query_params.get("locale"):
-            topics = topics.filter(locale=request.query_params["locale"])
-        paginator = TopicsPage()
-        page = paginator.paginate_queryset(topics, request, view=self)
-        return paginator.get_paginated_response(TopicSerializer(page, many=True).data)
+        return super().get(request)
+
+    def get_queryset(self):
+        query = read_query(PublicTopicsQuerySerializer, self.request, also=PAGE_PARAMS)
+        topics = Topic.objects.listed().order_by(*SORTS[query["sort"]])
+        if query.get("locale"):
+            topics = topics.filter(locale=query["locale"])
+        return topics
 
 
 class PublicTopicDetailView(_PublicView):
@@ -162,31 +217,33 @@ def _topic_call(fn, *args, **kwargs):
         raise APIInputError(exc.errors) from None
 
 
-class TopicPublishView(APIView):
-    @extend_schema(responses=OwnedTopicSerializer(many=True))
-    def get(self, request):
-        topics = Topic.objects.filter(owner=request.user).exclude(status=Topic.Status.DELETED)
-        return Response(OwnedTopicSerializer(topics.order_by("title"), many=True).data)
+class TopicPublishView(ListAPIView):
+    """Your topics, and publishing a subscription as a topic."""
+
+    serializer_class = OwnedTopicSerializer
+    pagination_class = TopicsPage
+
+    def get_queryset(self):
+        topics = Topic.objects.filter(owner=self.request.user)
+        return topics.exclude(status=Topic.Status.DELETED).order_by("title", "id")
 
     @extend_schema(
         request=PublishSerializer, responses={201: OwnedTopicSerializer, 403: TIER_LIMIT}
     )
     def post(self, request):
-        form = PublishSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
-        data = dict(form.validated_data)
+        data = dict(read_body(PublishSerializer, request))
         subscription = (
             Subscription.objects.alive()
             .filter(pk=data.pop("subscription_id"), owner=request.user)
             .first()
         )
         if subscription is None:
-            raise APIInputError({"subscription_id": "Not one of your subscriptions."})
+            raise APIInputError({"subscription_id": gettext("Not one of your subscriptions.")})
         topic = _topic_call(
             publishing.publish,
             request.user,
             subscription,
-            PublishInput(**data),
+            PublishInput(**{"title": "", **data}),
             now=timezone.now(),
         )
         return Response(OwnedTopicSerializer(topic).data, status=status.HTTP_201_CREATED)
@@ -201,7 +258,7 @@ def _owned_topic(request, slug: str) -> Topic:
 
 class TopicOwnerView(APIView):
     @extend_schema(
-        request=PublishSerializer, responses={200: OwnedTopicSerializer, 403: TIER_LIMIT}
+        request=TopicChangesSerializer, responses={200: OwnedTopicSerializer, 403: TIER_LIMIT}
     )
     def patch(self, request, slug: str):
         topic = _owned_topic(request, slug)
@@ -212,12 +269,8 @@ class TopicOwnerView(APIView):
             "cron": topic.cron,
             "timezone": topic.timezone,
         }
-        if not isinstance(request.data, dict):
-            raise APIInputError({"non_field_errors": "Send a JSON object."})
-        unknown = sorted(set(request.data) - {*current, "slug"})
-        if unknown:
-            raise APIInputError({unknown[0]: "Not something a topic update can change."})
-        data = PublishInput(**{**current, **request.data})
+        changes = read_body(TopicChangesSerializer, request, partial=True)
+        data = PublishInput(**{**current, **changes})
         _topic_call(publishing.update, request.user, topic, data, now=timezone.now())
         topic.refresh_from_db()
         return Response(OwnedTopicSerializer(topic).data)
@@ -236,10 +289,17 @@ def _followable(request, slug: str) -> Topic:
 
 
 class TopicFollowView(APIView):
-    @extend_schema(request=None, responses={201: SubscriptionSerializer, 403: TIER_LIMIT})
+    @extend_schema(
+        request=FollowSerializer,
+        responses={
+            201: SubscriptionSerializer,
+            200: OpenApiResponse(SubscriptionSerializer, description="Already followed."),
+            403: TIER_LIMIT,
+        },
+    )
     def post(self, request, slug: str):
         topic = _followable(request, slug)
-        tweaks = request.data if isinstance(request.data, dict) else {}
+        tweaks = read_body(FollowSerializer, request)
         existed = following.existing_follow(request.user, topic) is not None
         subscription = _topic_call(
             following.follow, request.user, topic, dict(tweaks), now=timezone.now()

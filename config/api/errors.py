@@ -1,12 +1,22 @@
-"""Every API error has one shape: {"error": {"code", "message", "fields"}}."""
+"""Every API error has one shape: {"error": {"code", "message", "fields"}}.
+
+DRF's exceptions go through `exception_handler` (the REST_FRAMEWORK setting); what Django
+answers before or outside a DRF view under /api/ — an unmatched path, a body refused by the
+request guard, a crash — goes through `error_response` and the `handler*` functions the root
+URLconf names, so a client never reads an HTML page from the API.
+"""
 
 from __future__ import annotations
 
+import math
+
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.http import Http404, JsonResponse
+from django.utils.translation import gettext as _
 from rest_framework import exceptions, status
 from rest_framework.response import Response
-from rest_framework.views import exception_handler as drf_exception_handler
+
+API_PREFIX = "/api/"
 
 
 class APIInputError(exceptions.APIException):
@@ -48,8 +58,25 @@ class ServiceRefusal(Exception):
         super().__init__(self.message)
 
 
+class PayloadTooLarge(APIInputError):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+
+    def __init__(self, message: str, fields: dict[str, str] | None = None):
+        super().__init__(fields or {}, message=message, code="too_large")
+
+
 def error_body(code: str, message: str, fields: dict | None = None) -> dict:
     return {"error": {"code": code, "message": message, "fields": fields or {}}}
+
+
+def error_response(
+    status_code: int, code: str, message: str, fields: dict | None = None, **headers: str
+) -> JsonResponse:
+    """The error shape as a plain Django response, for answers given outside DRF's views."""
+    response = JsonResponse(error_body(code, message, fields), status=status_code)
+    for name, value in headers.items():
+        response[name.replace("_", "-")] = value
+    return response
 
 
 def _flatten(detail) -> dict[str, str]:
@@ -57,7 +84,16 @@ def _flatten(detail) -> dict[str, str]:
         flat = {}
         for key, value in detail.items():
             if isinstance(value, list):
-                flat[key] = " ".join(str(v) for v in value)
+                if value and all(isinstance(v, dict) for v in value):
+                    # A list of nested objects (many=True): name the entry, e.g. "items.2.url".
+                    for index, entry in enumerate(value):
+                        for sub_key, sub_value in _flatten(entry).items():
+                            flat[f"{key}.{index}.{sub_key}"] = sub_value
+                else:
+                    flat[key] = " ".join(
+                        " ".join(_flatten(v).values()) if isinstance(v, dict) else str(v)
+                        for v in value
+                    )
             elif isinstance(value, dict):
                 for sub_key, sub_value in _flatten(value).items():
                     flat[f"{key}.{sub_key}"] = sub_value
@@ -68,6 +104,10 @@ def _flatten(detail) -> dict[str, str]:
 
 
 def exception_handler(exc, context):
+    # Imported here: rest_framework.views reads the parser setting at import, and the parser
+    # module imports this one.
+    from rest_framework.views import exception_handler as drf_exception_handler
+
     if isinstance(exc, ServiceRefusal):
         refusal = exc
         exc = APIInputError(refusal.errors, message=refusal.message, code=refusal.code)
@@ -94,4 +134,49 @@ def exception_handler(exc, context):
             code = detail.code or code
         body = error_body(str(code), str(detail))
     headers = {k: v for k, v in response.items()}
+    if isinstance(exc, exceptions.Throttled):
+        # Always say when to come back, in whole seconds (DRF leaves it out when it cannot tell).
+        headers["Retry-After"] = str(max(1, math.ceil(exc.wait or 1)))
     return Response(body, status=response.status_code, headers=headers)
+
+
+# --- Django's own error views, answered as JSON under /api/ -------------------------------
+# The root URLconf points handler400/403/404/500 here; pages outside /api/ keep Django's.
+
+
+def _is_api(request) -> bool:
+    return request.path.startswith(API_PREFIX)
+
+
+def bad_request(request, exception=None):
+    if _is_api(request):
+        return error_response(400, "bad_request", _("The request could not be understood."))
+    from django.views.defaults import bad_request as default
+
+    return default(request, exception)
+
+
+def permission_denied(request, exception=None):
+    if _is_api(request):
+        return error_response(403, "permission_denied", _("You do not have permission to do this."))
+    from django.views.defaults import permission_denied as default
+
+    return default(request, exception)
+
+
+def page_not_found(request, exception=None):
+    if _is_api(request):
+        return error_response(404, "not_found", _("Not found."))
+    from django.views.defaults import page_not_found as default
+
+    return default(request, exception)
+
+
+def server_error(request):
+    if _is_api(request):
+        return error_response(
+            500, "server_error", _("Something went wrong on our side; it has been logged.")
+        )
+    from django.views.defaults import server_error as default
+
+    return default(request)

@@ -1,7 +1,201 @@
-from rest_framework.pagination import CursorPagination
+"""One list shape for every collection of the API:
+
+    {"next": URL or null, "previous": URL or null, "results": [...]}
+
+`next` and `previous` are the same request with an opaque `cursor` parameter; follow `next`
+until it is null. `limit` sets the page size (1 to the endpoint's maximum). A cursor that was
+not made by the API, or a limit that is not a whole number in range, is refused with 400
+naming the parameter — never a silent first page.
+
+Three ways to fill it, all with this shape (and `page_schema` documents it once):
+`NewestFirstCursorPagination` (DRF's keyset cursor, the default for ListAPIView),
+`OffsetCursorPagination` for lists ordered by computed scores or held in memory, and
+`cursor_page_response` for services with their own keyset (the Inbox).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+
+from django.utils.translation import gettext as _
+from rest_framework import serializers
+from rest_framework.exceptions import NotFound
+from rest_framework.pagination import BasePagination, CursorPagination
+from rest_framework.response import Response
+from rest_framework.utils.urls import remove_query_param, replace_query_param
+
+from config.api.errors import APIInputError
+
+CURSOR_PARAM = "cursor"
+LIMIT_PARAM = "limit"
+PAGE_PARAMS = (CURSOR_PARAM, LIMIT_PARAM)
+_DIGITS = re.compile(r"[0-9]{1,6}")
+
+
+def read_limit(request, default: int, maximum: int) -> int:
+    raw = request.query_params.get(LIMIT_PARAM)
+    if raw is None:
+        return default
+    if not _DIGITS.fullmatch(raw) or not 1 <= int(raw) <= maximum:
+        raise APIInputError(
+            {LIMIT_PARAM: _("Must be a whole number from 1 to %(max)s.") % {"max": maximum}}
+        )
+    return int(raw)
+
+
+def invalid_cursor() -> APIInputError:
+    return APIInputError(
+        {CURSOR_PARAM: _("Not a cursor of this list; use the next or previous link as given.")}
+    )
+
+
+def page_schema(results_schema: dict) -> dict:
+    return {
+        "type": "object",
+        "required": ["next", "previous", "results"],
+        "properties": {
+            "next": {
+                "type": "string",
+                "format": "uri",
+                "nullable": True,
+                "description": "The next page; null on the last one.",
+            },
+            "previous": {
+                "type": "string",
+                "format": "uri",
+                "nullable": True,
+                "description": "The page before; null on the first one.",
+            },
+            "results": results_schema,
+        },
+    }
+
+
+def _page_parameters(maximum: int, default: int) -> list[dict]:
+    return [
+        {
+            "name": CURSOR_PARAM,
+            "required": False,
+            "in": "query",
+            "description": "The cursor from a `next` or `previous` link.",
+            "schema": {"type": "string"},
+        },
+        {
+            "name": LIMIT_PARAM,
+            "required": False,
+            "in": "query",
+            "description": f"Items per page, 1 to {maximum} (default {default}).",
+            "schema": {"type": "integer", "minimum": 1, "maximum": maximum},
+        },
+    ]
+
+
+def page_body(next_url: str | None, previous_url: str | None, results) -> dict:
+    return {"next": next_url, "previous": previous_url, "results": results}
 
 
 class NewestFirstCursorPagination(CursorPagination):
+    """DRF's keyset cursor over `-id`: stable while rows are added."""
+
     ordering = ("-id",)
-    page_size_query_param = "limit"
+    page_size_query_param = LIMIT_PARAM
     max_page_size = 200
+
+    def get_page_size(self, request):
+        return read_limit(request, self.page_size, self.max_page_size)
+
+    def decode_cursor(self, request):
+        try:
+            return super().decode_cursor(request)
+        except NotFound:
+            raise invalid_cursor() from None
+
+    def get_paginated_response(self, data):
+        return Response(page_body(self.get_next_link(), self.get_previous_link(), data))
+
+    def get_paginated_response_schema(self, schema):
+        return page_schema(schema)
+
+    def get_schema_operation_parameters(self, view):
+        return _page_parameters(self.max_page_size, self.page_size)
+
+
+class OffsetCursorPagination(BasePagination):
+    """A cursor that holds a position in a fixed ordering: for lists sorted by scores that
+    change (where a keyset would need every sort key) and for short lists built in memory."""
+
+    page_size = 20
+    max_page_size = 100
+
+    def paginate_queryset(self, queryset, request, view=None):
+        self.request = request
+        self.limit = read_limit(request, self.page_size, self.max_page_size)
+        self.offset = self._offset(request.query_params.get(CURSOR_PARAM))
+        page = list(queryset[self.offset : self.offset + self.limit + 1])
+        self.has_next = len(page) > self.limit
+        return page[: self.limit]
+
+    @staticmethod
+    def _encode(offset: int) -> str:
+        return base64.urlsafe_b64encode(f"o{offset}".encode()).decode().rstrip("=")
+
+    @staticmethod
+    def _offset(cursor: str | None) -> int:
+        if cursor is None:
+            return 0
+        try:
+            text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("ascii")
+        except (binascii.Error, UnicodeDecodeError, ValueError):
+            raise invalid_cursor() from None
+        if not re.fullmatch(r"o[0-9]{1,9}", text):
+            raise invalid_cursor()
+        return int(text[1:])
+
+    def _link(self, offset: int | None) -> str | None:
+        if offset is None:
+            return None
+        url = self.request.build_absolute_uri()
+        if offset == 0:
+            return remove_query_param(url, CURSOR_PARAM)
+        return replace_query_param(url, CURSOR_PARAM, self._encode(offset))
+
+    def get_paginated_response(self, data):
+        next_offset = self.offset + self.limit if self.has_next else None
+        previous_offset = max(0, self.offset - self.limit) if self.offset > 0 else None
+        return Response(page_body(self._link(next_offset), self._link(previous_offset), data))
+
+    def get_paginated_response_schema(self, schema):
+        return page_schema(schema)
+
+    def get_schema_operation_parameters(self, view):
+        return _page_parameters(self.max_page_size, self.page_size)
+
+
+def cursor_page_response(request, results, *, next_cursor: str | None) -> Response:
+    """The list shape for a service that pages with its own keyset and reads forward only."""
+    url = request.build_absolute_uri()
+    next_url = replace_query_param(url, CURSOR_PARAM, next_cursor) if next_cursor else None
+    return Response(page_body(next_url, None, results))
+
+
+_page_serializers: dict[type, type] = {}
+
+
+def page_of(item_serializer: type[serializers.Serializer]) -> type[serializers.Serializer]:
+    """A serializer documenting a page of `item_serializer` (for views that build the page
+    themselves); named Page<Item> in the schema."""
+    if item_serializer not in _page_serializers:
+        name = item_serializer.__name__.removesuffix("Serializer")
+        _page_serializers[item_serializer] = type(
+            f"{name}PageSerializer",
+            (serializers.Serializer,),
+            {
+                "__doc__": f"A page of {name} items; follow `next` until it is null.",
+                "next": serializers.URLField(allow_null=True),
+                "previous": serializers.URLField(allow_null=True),
+                "results": item_serializer(many=True),
+            },
+        )
+    return _page_serializers[item_serializer]

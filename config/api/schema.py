@@ -1,12 +1,194 @@
-"""The OpenAPI schema at /api/schema/: YAML (or JSON, by Accept or ?format=) for API clients,
-exactly as drf-spectacular serves it; a browser, which asks for HTML, gets the same YAML
-labelled as plain text, so it is shown rather than downloaded (the interactive docs are at
-/api/docs/)."""
+"""The OpenAPI schema at /api/schema/: how it is served, and what it says about every
+operation, so views need not repeat it.
+
+Served as YAML (or JSON, by Accept or ?format=) for API clients, exactly as drf-spectacular
+serves it; a browser, which asks for HTML, gets the same YAML labelled as plain text, so it is
+shown rather than downloaded (the interactive docs are at /api/docs/).
+
+What it says:
+
+- every error an operation can answer, all with the one `Error` component (the shape of
+  config/api/errors.py): 400, 406 and 429 always; 401 where credentials are read; 403 where
+  they are required; 404 where the path names something; 413 and 415 where a body is taken.
+  A view documents only its own extra answers (409 on a retry, say) with `ERROR_RESPONSE`;
+- request bodies of `StrictSerializer`s refuse undeclared fields (`additionalProperties:
+  false`), as the serializers do;
+- links from an answer to every operation whose path parameters it holds (`LINKED_IDS`),
+  which clients and stateful test generators follow: create a subscription, then run,
+  preview and read it; list the Inbox, then act on an item, its run and its subscription.
+"""
 
 from __future__ import annotations
 
+from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.renderers import OpenApiYamlRenderer
+from drf_spectacular.utils import OpenApiResponse
 from drf_spectacular.views import SpectacularAPIView
+
+ERROR_COMPONENT = "Error"
+ERROR_SCHEMA = {
+    "type": "object",
+    "description": "Every error answer of the API has this shape.",
+    "required": ["error"],
+    "properties": {
+        "error": {
+            "type": "object",
+            "required": ["code", "message", "fields"],
+            "properties": {
+                "code": {
+                    "type": "string",
+                    "description": "Machine-readable, e.g. invalid, not_found, throttled.",
+                },
+                "message": {"type": "string", "description": "For people, in their language."},
+                "fields": {
+                    "type": "object",
+                    "description": "What was wrong with which field or parameter "
+                    '(nested ones as "parent.child", list entries as "list.0").',
+                    "additionalProperties": {"type": "string"},
+                },
+            },
+        }
+    },
+}
+
+
+# For views that document an extra error status, `{409: ERROR_RESPONSE}`: the hook gives it
+# the Error component, as it does to every 4xx and 5xx answer.
+ERROR_RESPONSE = OpenApiResponse(description="Refused; see `error`.")
+
+ERROR_DESCRIPTIONS = {
+    "400": "Bad input: a refused field or parameter is named in `error.fields`.",
+    "401": "Missing, malformed, invalid or revoked credentials.",
+    "403": "Authenticated, but not allowed to do this.",
+    "404": "Nothing of yours with that id (other users' things are not found either).",
+    "406": "The `Accept` header excludes JSON.",
+    "413": "The body is larger than the API takes.",
+    "415": "The body is not JSON (`Content-Type: application/json`).",
+    "429": "Too many requests: wait the seconds in `Retry-After`.",
+}
+BODY_METHODS = {"post", "put", "patch", "delete"}
+
+# Response component → the path parameters it fills, each from a JSON pointer inside it.
+LINKED_IDS = {
+    "Subscription": {"subscription_id": "/id"},
+    "Run": {"run_id": "/id"},
+    "RunDetail": {"run_id": "/id"},
+    "InboxItem": {"run_item_id": "/id", "run_id": "/run_id", "subscription_id": "/subscription_id"},
+    "LibrarySource": {"user_source_id": "/id"},
+    "OwnedTopic": {"slug": "/slug"},
+    "Topic": {"slug": "/slug"},
+    "TopicDetail": {"slug": "/slug", "edition_id": "/editions/0/id"},
+    "Pack": {"key": "/key"},
+    "Delivery": {"delivery_id": "/id"},
+}
+
+
+class StrictSerializerExtension(OpenApiSerializerExtension):
+    target_class = "config.api.serializers.StrictSerializer"
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema, direction):
+        schema = auto_schema._map_basic_serializer(self.target, direction)
+        if direction == "request":
+            schema["additionalProperties"] = False
+        return schema
+
+
+def _error_response(status: str) -> dict:
+    response = {
+        "description": ERROR_DESCRIPTIONS.get(status, "Refused; see `error`."),
+        "content": {
+            "application/json": {"schema": {"$ref": f"#/components/schemas/{ERROR_COMPONENT}"}}
+        },
+    }
+    if status == "429":
+        response["headers"] = {
+            "Retry-After": {
+                "schema": {"type": "integer"},
+                "description": "Seconds to wait before trying again.",
+            }
+        }
+    return response
+
+
+def _statuses(path: str, method: str, operation: dict) -> list[str]:
+    statuses = ["400", "406", "429"]
+    security = operation.get("security", [])
+    if any(requirement for requirement in security):
+        statuses.append("401")
+        if {} not in security:
+            statuses.append("403")
+    if "{" in path:
+        statuses.append("404")
+    if method in BODY_METHODS:
+        statuses += ["413", "415"]
+    return sorted(statuses)
+
+
+def _component_of(schema: dict, components: dict) -> tuple[str, str] | None:
+    """(component, JSON pointer prefix to its object) for an answer that is one of
+    LINKED_IDS or a page of them (then the first item's)."""
+    ref = schema.get("$ref", "")
+    name = ref.rsplit("/", 1)[-1]
+    if name in LINKED_IDS:
+        return name, ""
+    page = components.get(name, {})
+    items = page.get("properties", {}).get("results", {}).get("items", {})
+    item_name = items.get("$ref", "").rsplit("/", 1)[-1]
+    if item_name in LINKED_IDS:
+        return item_name, "/results/0"
+    return None
+
+
+def _add_links(result: dict) -> None:
+    components = result.get("components", {}).get("schemas", {})
+    targets = []  # (operationId, its path parameters)
+    for operations in result["paths"].values():
+        for operation in operations.values():
+            names = {p["name"] for p in operation.get("parameters", []) if p.get("in") == "path"}
+            if names:
+                targets.append((operation["operationId"], names))
+    for operations in result["paths"].values():
+        for operation in operations.values():
+            for status, response in operation.get("responses", {}).items():
+                if not status.startswith("2"):
+                    continue
+                schema = response.get("content", {}).get("application/json", {}).get("schema")
+                found = _component_of(schema or {}, components)
+                if found is None:
+                    continue
+                name, prefix = found
+                given = LINKED_IDS[name]
+                links = {
+                    target: {
+                        "operationId": target,
+                        "parameters": {
+                            param: f"$response.body#{prefix}{given[param]}" for param in needs
+                        },
+                    }
+                    for target, needs in targets
+                    if needs <= set(given) and target != operation["operationId"]
+                }
+                if links:
+                    response["links"] = links
+
+
+def document_errors_and_links(result, generator, request, public):
+    """drf-spectacular postprocessing hook (SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"])."""
+    result.setdefault("components", {}).setdefault("schemas", {})[ERROR_COMPONENT] = ERROR_SCHEMA
+    for path, operations in result["paths"].items():
+        for method, operation in operations.items():
+            responses = operation.setdefault("responses", {})
+            for status in _statuses(path, method, operation):
+                responses.setdefault(status, _error_response(status))
+            for status, response in responses.items():
+                if status.startswith(("4", "5")):
+                    response["content"] = _error_response(status)["content"]
+    _add_links(result)
+    return result
+
+
+# --- Serving it ----------------------------------------------------------------------------
 
 
 class _ShownInBrowser(OpenApiYamlRenderer):

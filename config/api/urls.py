@@ -1,9 +1,28 @@
-"""The API's table of contents: each app contributes its own /api/v1/ routes."""
+"""The API's table of contents: each app contributes its own /api/v1/ routes. Anything else
+under /api/ is answered 404 in the error shape (`NoSuchEndpoint`), whatever the method."""
 
-from django.urls import include, path
+from django.urls import include, path, re_path
+from drf_spectacular.utils import extend_schema
 from drf_spectacular.views import SpectacularSwaggerView
+from rest_framework.exceptions import NotFound
+from rest_framework.permissions import AllowAny
+from rest_framework.views import APIView
 
+# Importing it also registers the schema extensions before any schema is made.
 from config.api.schema import SchemaView
+
+
+@extend_schema(exclude=True)
+class NoSuchEndpoint(APIView):
+    """Every method of every unmatched path: 404, before authentication or throttling."""
+
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+    throttle_classes: list = []
+
+    def initial(self, request, *args, **kwargs):
+        raise NotFound("No such API endpoint. The list is at /api/schema/ and /api/docs/.")
+
 
 urlpatterns = [
     path("schema/", SchemaView.as_view(), name="api-schema"),
@@ -14,4 +33,6 @@ urlpatterns = [
     path("v1/", include("topics.api_urls")),
     path("v1/", include("billing.api_urls")),
     path("v1/admin/cache/", include("digests.cache_api_urls")),
+    path("v1/admin/", include("digests.admin_api_urls")),
+    re_path(r"", NoSuchEndpoint.as_view(), name="api-not-found"),
 ]

@@ -9,35 +9,45 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api.errors import APIInputError
+from config.api.fields import StrictCharField, StrictIntegerField, StrictListField
+from config.api.serializers import StrictSerializer, read_body
 from ingest.crawl import service as crawl
 from ingest.library.api import LibrarySourceSerializer
 from ingest.library.input import SourceInputError
 
 
-class AddCrawlSerializer(serializers.Serializer):
+class AddCrawlSerializer(StrictSerializer):
     """Shape only: the rules (and their messages) live in ingest.crawl.service.clean_crawl_input."""
 
-    url = serializers.CharField(
-        allow_blank=True, help_text="The page to start from (the site's index or blog)."
+    url = StrictCharField(
+        max_length=2048,
+        allow_blank=True,
+        help_text="The page to start from (the site's index or blog).",
     )
-    include = serializers.ListField(
-        child=serializers.CharField(),
+    include = StrictListField(
+        child=StrictCharField(max_length=200),
+        max_length=50,
         required=False,
         default=list,
         help_text='Path patterns to follow, e.g. ["/blog/"]; "*" matches anything. Empty: all.',
     )
-    exclude = serializers.ListField(
-        child=serializers.CharField(),
+    exclude = StrictListField(
+        child=StrictCharField(max_length=200),
+        max_length=50,
         required=False,
         default=list,
         help_text="Path patterns never fetched; they win over include.",
     )
-    max_depth = serializers.IntegerField(
+    max_depth = StrictIntegerField(
+        min_value=1,
+        max_value=crawl.MAX_DEPTH,
         required=False,
         default=crawl.DEFAULT_MAX_DEPTH,
         help_text=f"Links away from the start page, 1 to {crawl.MAX_DEPTH}.",
     )
-    limit = serializers.IntegerField(
+    limit = StrictIntegerField(
+        min_value=crawl.MIN_PAGE_LIMIT,
+        max_value=crawl.MAX_PAGE_LIMIT,
         required=False,
         default=crawl.DEFAULT_PAGE_LIMIT,
         help_text=f"Pages fetched per check, {crawl.MIN_PAGE_LIMIT} to {crawl.MAX_PAGE_LIMIT}.",
@@ -63,12 +73,9 @@ class CrawlListView(APIView):
         "are recorded, not delivered.",
     )
     def post(self, request):
-        payload = AddCrawlSerializer(data=request.data)
-        payload.is_valid(raise_exception=True)
+        data = read_body(AddCrawlSerializer, request)
         try:
-            user_source, created = crawl.add_site_crawl(
-                request.user, **payload.validated_data, now=timezone.now()
-            )
+            user_source, created = crawl.add_site_crawl(request.user, **data, now=timezone.now())
         except SourceInputError as exc:
             raise APIInputError(exc.errors, code=exc.code) from None
         return Response(

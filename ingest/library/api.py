@@ -15,6 +15,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api.errors import APIInputError
+from config.api.fields import StrictCharField
+from config.api.pagination import OffsetCursorPagination
+from config.api.serializers import (
+    ResponseModelSerializer,
+    ResponseSerializer,
+    StrictSerializer,
+    read_body,
+)
 from ingest.library.opml import (
     MAX_OPML_BYTES,
     OPML_CONTENT_TYPE,
@@ -28,14 +36,14 @@ from ingest.library.sources import SourceError, add_feed_by_url, remove_from_lib
 from ingest.models import UserSource
 
 
-class LibrarySourceSerializer(serializers.ModelSerializer):
+class LibrarySourceSerializer(ResponseModelSerializer):
     source_id = serializers.IntegerField()
     type = serializers.CharField(source="source.type")
     url = serializers.CharField(source="source.url")
     title = serializers.CharField(source="source.title")
     status = serializers.CharField(source="source.status")
-    last_refresh_at = serializers.DateTimeField(source="source.last_refresh_at")
-    next_refresh_at = serializers.DateTimeField(source="source.next_refresh_at")
+    last_refresh_at = serializers.DateTimeField(source="source.last_refresh_at", allow_null=True)
+    next_refresh_at = serializers.DateTimeField(source="source.next_refresh_at", allow_null=True)
     last_error = serializers.CharField(source="source.last_error")
 
     class Meta:
@@ -55,9 +63,9 @@ class LibrarySourceSerializer(serializers.ModelSerializer):
         ]
 
 
-class AddSourceSerializer(serializers.Serializer):
-    url = serializers.CharField()
-    display_name = serializers.CharField(required=False, allow_blank=True, default="")
+class AddSourceSerializer(StrictSerializer):
+    url = StrictCharField(max_length=2048, help_text="A feed, or a site whose feed is found.")
+    display_name = StrictCharField(max_length=300, required=False, allow_blank=True, default="")
 
 
 class SourceListView(ListAPIView):
@@ -66,16 +74,18 @@ class SourceListView(ListAPIView):
     def get_queryset(self):
         return UserSource.objects.filter(user=self.request.user).select_related("source")
 
-    @extend_schema(request=AddSourceSerializer, responses={201: LibrarySourceSerializer})
+    @extend_schema(
+        request=AddSourceSerializer,
+        responses={
+            201: LibrarySourceSerializer,
+            200: OpenApiResponse(LibrarySourceSerializer, description="Already in your library."),
+        },
+    )
     def post(self, request):
-        payload = AddSourceSerializer(data=request.data)
-        payload.is_valid(raise_exception=True)
+        data = read_body(AddSourceSerializer, request)
         try:
             added = add_feed_by_url(
-                request.user,
-                payload.validated_data["url"],
-                now=timezone.now(),
-                display_name=payload.validated_data["display_name"],
+                request.user, data["url"], now=timezone.now(), display_name=data["display_name"]
             )
         except SourceError as exc:
             raise APIInputError({exc.field: exc.message}, code=exc.code) from None
@@ -101,7 +111,7 @@ class SourceDetailView(APIView):
 # --- Source packs -----------------------------------------------------------------------------
 
 
-class PackSourceSerializer(serializers.Serializer):
+class PackSourceSerializer(ResponseSerializer):
     key = serializers.CharField()
     title = serializers.CharField()
     type = serializers.CharField()
@@ -110,7 +120,7 @@ class PackSourceSerializer(serializers.Serializer):
     note = serializers.CharField(allow_blank=True)
 
 
-class PackSerializer(serializers.Serializer):
+class PackSerializer(ResponseSerializer):
     key = serializers.CharField(source="pack.key")
     name = serializers.CharField(source="pack.name")
     description = serializers.CharField(source="pack.description")
@@ -122,7 +132,7 @@ class PackSerializer(serializers.Serializer):
     sources = PackSourceSerializer(source="pack.sources", many=True)
 
 
-class PackInstallSerializer(serializers.Serializer):
+class PackInstallSerializer(ResponseSerializer):
     pack = serializers.CharField(source="pack.key")
     added = LibrarySourceSerializer(many=True)
     already_in_library = LibrarySourceSerializer(many=True)
@@ -132,10 +142,12 @@ class UnknownPack(APIInputError):
     status_code = status.HTTP_404_NOT_FOUND
 
 
-class PackListView(APIView):
-    @extend_schema(responses=PackSerializer(many=True))
-    def get(self, request):
-        return Response(PackSerializer(pack_states(request.user), many=True).data)
+class PackListView(ListAPIView):
+    serializer_class = PackSerializer
+    pagination_class = OffsetCursorPagination
+
+    def get_queryset(self):
+        return pack_states(self.request.user)
 
 
 class PackInstallView(APIView):
@@ -181,7 +193,7 @@ class OPMLUploadSerializer(serializers.Serializer):
     file = serializers.FileField(help_text="The OPML file (at most 1 MB and 1,000 feeds).")
 
 
-class OutlineResultSerializer(serializers.Serializer):
+class OutlineResultSerializer(ResponseSerializer):
     url = serializers.CharField()
     title = serializers.CharField(allow_blank=True)
     html_url = serializers.CharField(allow_blank=True)
@@ -190,7 +202,7 @@ class OutlineResultSerializer(serializers.Serializer):
     user_source_id = serializers.IntegerField(allow_null=True)
 
 
-class ImportReportSerializer(serializers.Serializer):
+class ImportReportSerializer(ResponseSerializer):
     added = serializers.IntegerField()
     already_in_library = serializers.IntegerField()
     duplicate = serializers.IntegerField()

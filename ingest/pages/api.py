@@ -9,38 +9,46 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api.errors import APIInputError
+from config.api.fields import StrictCharField
+from config.api.serializers import ResponseSerializer, StrictSerializer, read_body
 from digests.api import SubscriptionSerializer
 from ingest.pages.service import WHEN_EXAMPLES, ReadingListError, save_for_later
 
 
-class SavePageSerializer(serializers.Serializer):
-    url = serializers.CharField(help_text="The page to save.")
-    when = serializers.CharField(
+class SavePageSerializer(StrictSerializer):
+    url = StrictCharField(max_length=2048, help_text="The page to save.")
+    when = StrictCharField(
+        max_length=100,
         required=False,
         allow_blank=True,
         default="tomorrow 08:00",
         help_text=f"When to deliver it, in your time zone: {WHEN_EXAMPLES}.",
     )
-    deliver_at = serializers.CharField(
+    deliver_at = StrictCharField(
+        max_length=100,
         required=False,
         allow_blank=True,
         default="",
         help_text="An exact ISO 8601 time with a UTC offset; overrides `when`.",
     )
-    name = serializers.CharField(
-        required=False, allow_blank=True, default="", help_text="Defaults to the page's title."
+    name = StrictCharField(
+        max_length=200,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Defaults to the page's title.",
     )
 
 
-class SavedPageItemSerializer(serializers.Serializer):
+class SavedPageItemSerializer(ResponseSerializer):
     id = serializers.IntegerField()
     title = serializers.CharField()
     url = serializers.CharField(source="canonical_url")
 
 
-class SavedPageSerializer(serializers.Serializer):
+class SavedPageSerializer(ResponseSerializer):
     subscription = SubscriptionSerializer()
-    next_run_at = serializers.DateTimeField(source="subscription.next_run_at")
+    next_run_at = serializers.DateTimeField(source="subscription.next_run_at", allow_null=True)
     source_id = serializers.IntegerField(source="source.pk")
     user_source_id = serializers.IntegerField(source="user_source.pk")
     item = SavedPageItemSerializer(allow_null=True)
@@ -55,11 +63,7 @@ class SavePageView(APIView):
         "name the field: `url` (refused or unreadable page), `when`, `deliver_at`, `name`.",
     )
     def post(self, request):
-        if not isinstance(request.data, dict):
-            raise APIInputError({"non_field_errors": "Send a JSON object."})
-        payload = SavePageSerializer(data=request.data)
-        payload.is_valid(raise_exception=True)
-        data = payload.validated_data
+        data = read_body(SavePageSerializer, request)
         try:
             saved = save_for_later(
                 request.user,

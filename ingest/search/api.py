@@ -9,18 +9,23 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api.errors import APIInputError
+from config.api.fields import StrictCharField, StrictChoiceField
+from config.api.serializers import StrictSerializer, read_body
 from ingest.library.api import LibrarySourceSerializer
 from ingest.library.input import SourceInputError
 from ingest.search import service as search
 
 
-class AddSearchSerializer(serializers.Serializer):
+class AddSearchSerializer(StrictSerializer):
     """Shape only: the rules (and their messages) are ingest.search.service.clean_search_input."""
 
-    query = serializers.CharField(
-        allow_blank=True, help_text="Words or phrases; alternatives separated by commas."
+    query = StrictCharField(
+        max_length=500,
+        allow_blank=True,
+        help_text="Words or phrases; alternatives separated by commas.",
     )
-    provider = serializers.CharField(
+    provider = StrictChoiceField(
+        choices=list(search.PROVIDERS),
         required=False,
         default=search.DEFAULT_PROVIDER,
         help_text=f"One of {', '.join(search.PROVIDERS)}.",
@@ -46,13 +51,12 @@ class SearchListView(APIView):
         "source searches first (refresh mode on_run).",
     )
     def post(self, request):
-        payload = AddSearchSerializer(data=request.data)
-        payload.is_valid(raise_exception=True)
+        data = read_body(AddSearchSerializer, request)
         try:
             user_source, created = search.add_search(
                 request.user,
-                payload.validated_data["query"],
-                provider=payload.validated_data["provider"],
+                data["query"],
+                provider=data["provider"],
                 now=timezone.now(),
             )
         except SourceInputError as exc:

@@ -3,31 +3,35 @@
 from __future__ import annotations
 
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api.errors import APIInputError
+from config.api.fields import StrictCharField, StrictChoiceField
+from config.api.serializers import StrictSerializer, read_body
 from ingest.library.api import LibrarySourceSerializer
 from ingest.library.sources import SourceError
 from ingest.watch.service import add_list_watch
 
 
-class ListWatchInputSerializer(serializers.Serializer):
-    url = serializers.CharField(help_text="The listing page to watch.")
-    selector = serializers.CharField(
+class ListWatchInputSerializer(StrictSerializer):
+    url = StrictCharField(max_length=2048, help_text="The listing page to watch.")
+    selector = StrictCharField(
+        max_length=500,
         required=False,
         allow_blank=True,
         default="",
         help_text="CSS selector for the items; empty: Tidings finds the page's repeated links.",
     )
-    render = serializers.CharField(
+    render = StrictChoiceField(
+        choices=["http", "browser"],
         required=False,
         default="http",
         help_text="'http' (default) or 'browser' for pages that build their list with JavaScript.",
     )
-    display_name = serializers.CharField(required=False, allow_blank=True, default="")
+    display_name = StrictCharField(max_length=300, required=False, allow_blank=True, default="")
 
 
 class WatchedListSerializer(LibrarySourceSerializer):
@@ -47,6 +51,7 @@ class WatchedListSerializer(LibrarySourceSerializer):
     def get_render(self, user_source) -> str:
         return user_source.source.config.get("render", "http")
 
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_baseline_links(self, user_source) -> int | None:
         refresh = self.context.get("refresh")
         return refresh.counts.seen if refresh is not None and refresh.ok else None
@@ -63,9 +68,7 @@ class ListWatchView(APIView):
         "already on the page are the baseline; only links that appear later are news.",
     )
     def post(self, request):
-        payload = ListWatchInputSerializer(data=request.data)
-        payload.is_valid(raise_exception=True)
-        data = payload.validated_data
+        data = read_body(ListWatchInputSerializer, request)
         try:
             added = add_list_watch(
                 request.user,

@@ -35,7 +35,7 @@ def test_a_valid_token_authenticates_and_records_last_use(api, alice):
     row, clear = issue_token(alice, "cli")
     response = bearer(api, clear).get("/api/v1/me")
     assert response.status_code == 200
-    assert response.json() == {"id": alice.id, "email": "alice@example.com"}
+    assert response.json() == {"id": alice.id, "email": "alice@example.com", "token_scope": "write"}
     row.refresh_from_db()
     assert row.last_used_at is not None
 
@@ -143,3 +143,43 @@ def test_the_openapi_schema_and_docs_are_served(client, db):
     docs = client.get("/api/docs/")
     assert docs.status_code == 200
     assert b"swagger-ui" in docs.content
+
+
+def test_a_read_only_token_reads_but_changes_nothing(alice, now):
+    from rest_framework.test import APIClient
+
+    from digests.models import Subscription
+    from digests.subscriptions import create_subscription
+
+    subscription = create_subscription(
+        alice, {"name": "PG", "interests": ["PostgreSQL"], "cron": "0 8 * * *"}, now=now
+    )
+    _row, clear = issue_token(alice, "dashboard", "read")
+    reader = APIClient()
+    reader.credentials(HTTP_AUTHORIZATION=f"Bearer {clear}")
+    assert reader.get("/api/v1/me").json()["token_scope"] == "read"
+    assert reader.get("/api/v1/subscriptions").json()["results"][0]["id"] == subscription.pk
+    for method, path in [
+        ("post", f"/api/v1/subscriptions/{subscription.pk}/run"),
+        ("patch", f"/api/v1/subscriptions/{subscription.pk}"),
+        ("delete", f"/api/v1/subscriptions/{subscription.pk}"),
+        ("post", "/api/v1/inbox/items/bulk"),
+    ]:
+        refused = getattr(reader, method)(path, {"name": "X"})
+        assert refused.status_code == 403, (method, path)
+        assert "read-only" in refused.json()["error"]["message"]
+    subscription.refresh_from_db()
+    assert (subscription.name, subscription.deleted_at) == ("PG", None)
+    assert not subscription.runs.exists()
+    assert Subscription.objects.count() == 1
+
+
+def test_the_tokens_page_makes_a_read_only_token(client, alice):
+    client.force_login(alice)
+    client.post(reverse("inbox:tokens"), {"name": "reader", "scope": "read"})
+    assert ApiToken.objects.get().scope == "read"
+    client.post(reverse("inbox:tokens"), {"name": "writer"})
+    assert ApiToken.objects.get(name="writer").scope == "write"
+    response = client.post(reverse("inbox:tokens"), {"name": "odd", "scope": "admin"})
+    assert "scope" in response.content.decode()
+    assert not ApiToken.objects.filter(name="odd").exists()

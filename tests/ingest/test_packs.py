@@ -254,7 +254,7 @@ def test_the_api_lists_packs_with_their_install_state(api, alice, now):
     install_pack(alice, "security", now=now)
     response = api.get("/api/v1/packs")
     assert response.status_code == 200
-    packs = {pack["key"]: pack for pack in response.json()}
+    packs = {pack["key"]: pack for pack in response.json()["results"]}
     assert list(packs) == [pack.key for pack in PACKS]
     assert packs["security"]["installed"] is True
     assert packs["ai"]["installed"] is False

@@ -273,7 +273,7 @@ def test_the_api_shows_and_refuses_reading_levels(alice, now):
         "/api/v1/subscriptions", payload | {"reading_levels": ["L9"]}, format="json"
     )
     assert refused.status_code == 400
-    assert "L9" in refused.json()["error"]["fields"]["reading_levels"]
+    assert "L9" in refused.json()["error"]["fields"]["reading_levels.0"]
 
 
 def test_the_console_form_offers_reading_levels(client, alice):

@@ -1,0 +1,102 @@
+"""Base classes for what clients send: request bodies and query strings.
+
+`StrictSerializer` refuses a body that is not a JSON object and every field it does not
+declare, naming it (a misspelt `intrests` must not be ignored while the request "succeeds").
+The OpenAPI schema says so too: request components of these serializers carry
+`additionalProperties: false` (config/api/schema.py).
+
+`read_query()` reads a query string through one: a parameter given twice is refused, and so
+is a parameter the endpoint does not take.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from django.utils.translation import gettext as _
+from rest_framework import serializers
+from rest_framework.fields import empty
+from rest_framework.settings import api_settings
+
+from config.api.errors import APIInputError
+
+
+def _refuse_unknown(serializer: StrictSerializer, data: Mapping) -> None:
+    writable = [name for name, field in serializer.fields.items() if not field.read_only]
+    unknown = [key for key in data if key not in writable]
+    if unknown:
+        message = (
+            _("Unknown field; this takes: %(fields)s.") % {"fields": ", ".join(writable)}
+            if writable
+            else _("Unknown field; this takes no fields.")
+        )
+        hints = serializer.unknown_field_hints
+        raise serializers.ValidationError({key: [hints.get(key, message)] for key in unknown})
+
+
+class StrictSerializer(serializers.Serializer):
+    # A better answer than "unknown field" for fields clients are known to try.
+    unknown_field_hints: dict[str, str] = {}
+
+    def run_validation(self, data=empty):
+        nullable = data is None and (self.parent is not None and self.allow_null)
+        if data is not empty and not nullable and not isinstance(data, Mapping):
+            raise serializers.ValidationError(
+                {api_settings.NON_FIELD_ERRORS_KEY: [_("Send a JSON object.")]}
+            )
+        return super().run_validation(data)
+
+    def to_internal_value(self, data):
+        if isinstance(data, Mapping):
+            _refuse_unknown(self, data)
+        return super().to_internal_value(data)
+
+
+def read_body(serializer_class: type[serializers.Serializer], request, **kwargs) -> dict:
+    """The validated body, or a 400 naming each refused field."""
+    serializer = serializer_class(data=request.data, **kwargs)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def read_query(
+    serializer_class: type[serializers.Serializer], request, *, also: tuple[str, ...] = ()
+) -> dict:
+    """The validated query parameters. `also` names parameters read elsewhere (the
+    paginator's `cursor` and `limit`), which are let through unchecked."""
+    params = request.query_params
+    repeated = [key for key in params if len(params.getlist(key)) > 1]
+    if repeated:
+        raise APIInputError({key: _("Give this parameter once.") for key in repeated})
+    data = {key: params[key] for key in params if key not in also}
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+# --- What the API answers -----------------------------------------------------------------
+
+
+class _ReadOnlyFields:
+    """Every field is read-only: the schema then lists each as present in the answer
+    (required) and never offers it as input — except those named in `answered_sometimes`,
+    which an answer may leave out (documented as optional)."""
+
+    answered_sometimes: tuple[str, ...] = ()
+
+    def get_fields(self):
+        fields = super().get_fields()
+        for name, field in fields.items():
+            if name in self.answered_sometimes:
+                field.read_only, field.required = False, False
+            else:
+                field.read_only = True
+        return fields
+
+
+class ResponseSerializer(_ReadOnlyFields, serializers.Serializer):
+    pass
+
+
+class ResponseModelSerializer(_ReadOnlyFields, serializers.ModelSerializer):
+    pass

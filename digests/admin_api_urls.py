@@ -1,0 +1,7 @@
+from django.urls import path
+
+from digests import admin_api
+
+urlpatterns = [
+    path("stats", admin_api.AdminStatsView.as_view(), name="api-admin-stats"),
+]
