@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('inbox', '0001_initial'),
+        ('inbox', '0002_inbox_version'),
     ]
 
     operations = [
