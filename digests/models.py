@@ -359,7 +359,7 @@ class WebhookEndpoint(models.Model):
         return f"{self.secret[:10]}…" if self.secret else ""
 
 
-class Delivery(models.Model):
+class Delivery(LeasedWork):
     """One brief (or test event) sent through one channel, written before anything is sent.
 
     `pending` -> `sending` (claimed with a conditional update, under a lease) -> `sent`, or
@@ -401,8 +401,6 @@ class Delivery(models.Model):
     # webhook-id header, so a receiver can drop a repeat.
     message_id = models.CharField(max_length=100, unique=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    lease_expires_at = models.DateTimeField(null=True, blank=True, db_index=True)
     next_attempt_at = models.DateTimeField(null=True, blank=True)
     last_error = models.CharField(max_length=1000, blank=True)
     response_code = models.PositiveIntegerField(

@@ -35,6 +35,8 @@ class LoopbackSMTPServer:
         self._data_replies: deque[str] = deque()
         self._rcpt_replies: deque[str] = deque()
         self.delay_seconds = 0.0
+        # Before answering a recipient: a send caught here has not handed over its message.
+        self.rcpt_delay_seconds = 0.0
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._sock.bind(("127.0.0.1", 0))
         self._sock.listen(64)
@@ -134,6 +136,8 @@ class _Handler:
         self.server = server
 
     async def handle_RCPT(self, smtp, session, envelope, address, rcpt_options):
+        if self.server.rcpt_delay_seconds:
+            await asyncio.sleep(self.server.rcpt_delay_seconds)
         reply = self.server._next(self.server._rcpt_replies)
         if reply:
             return reply

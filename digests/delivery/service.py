@@ -3,10 +3,12 @@
 - `plan_for_run()` runs inside the run's delivery transaction: a brief that reached the Inbox
   has its email and webhook rows (unique per run and channel) or neither does. Channels are
   never a reason for the run to fail; they are sent after it committed.
-- `send_delivery()` claims a row with one conditional UPDATE (pending, or failed and due ->
-  sending, lease = now + LEASE, attempts + 1): of two workers or two ticks racing for one row
-  exactly one sends. The outcome is written only if the row is still this attempt's
-  (`attempts` fences a worker whose lease ran out and was taken over).
+- `send_delivery()` claims a row under a lease (`config/leases.py`, the one mechanism every
+  kind of background work uses): pending, or failed and due -> sending, attempts + 1, in one
+  conditional UPDATE, so of two workers or two ticks racing for one row exactly one sends. A
+  heartbeat renews the lease while the message is on its way; the outcome is written only if
+  the row is still this attempt's (the attempt number fences a worker whose lease ran out and
+  was taken over), and a dropped database connection while writing it is survived.
 - `due_ids()` is the tick's part: a `sending` row whose lease ran out belonged to a worker
   that died and is sent again (same Message-ID / webhook-id, so the receiving side can tell
   it is a repeat); failed rows whose time has come and pending rows whose task was lost are
@@ -23,11 +25,11 @@ import uuid
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from django.core.cache import cache
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
+from config import leases
 from digests.delivery.addresses import recipient_for
 from digests.delivery.base import Channel, TransportError
 from digests.delivery.brief import brief_for_run
@@ -41,9 +43,6 @@ CHANNELS: dict[str, Channel] = {
     Delivery.Channel.EMAIL: EmailChannel(),
     Delivery.Channel.WEBHOOK: WebhookChannel(),
 }
-# Longer than a send can take (SMTP: EMAIL_TIMEOUT per step; webhooks: a 15 s deadline), short
-# enough that the minutely tick takes over a dead worker's row within about two minutes.
-LEASE = timedelta(seconds=90)
 MAX_ATTEMPTS = 6
 # After attempt n fails, the next one waits BACKOFF[n - 1] (then the last value).
 BACKOFF = (
@@ -53,8 +52,6 @@ BACKOFF = (
     timedelta(hours=2),
     timedelta(hours=6),
 )
-# A pending row older than this lost its task (a broker flush, a worker killed first).
-PENDING_GRACE = timedelta(minutes=2)
 DUE_BATCH = 500
 
 
@@ -102,6 +99,9 @@ def _new(run, subscription, channel, recipient, now, endpoint=None) -> Delivery:
         recipient=recipient,
         message_id=new_message_id(),
         created_at=now,
+        # Handed out as soon as the run commits: if that task is lost, the tick hands the
+        # row out again once this lease has run out.
+        lease_expires_at=leases.lease_until(now),
     )
 
 
@@ -122,10 +122,10 @@ def claim(delivery_id: int, *, now: datetime) -> bool:
         status=Delivery.Status.FAILED, next_attempt_at__lte=now
     )
     return bool(
-        Delivery.objects.filter(claimable, pk=delivery_id).update(
+        leases.claim(
+            Delivery.objects.filter(claimable, pk=delivery_id),
+            now=now,
             status=Delivery.Status.SENDING,
-            lease_expires_at=now + LEASE,
-            attempts=F("attempts") + 1,
             last_attempt_at=now,
             next_attempt_at=None,
         )
@@ -144,9 +144,18 @@ def send_delivery(delivery_id: int, *, now: datetime) -> Delivery | None:
     if refusal:
         return _record(delivery, now=now, error=TransportError(refusal, permanent=True))
     started = time.monotonic()
+    heartbeat = leases.Heartbeat(
+        Delivery,
+        [delivery.pk],
+        now=now,
+        status=Delivery.Status.SENDING,
+        attempts=delivery.attempts,
+    )
     try:
-        brief = brief_for_run(delivery.run) if delivery.run_id else None
-        code = channel.send(delivery, brief)
+        with heartbeat:
+            brief = brief_for_run(delivery.run) if delivery.run_id else None
+            heartbeat.beat()  # the brief is built: renew before the slow part, the send
+            code = channel.send(delivery, brief)
     except TransportError as error:
         return _record(delivery, now=now, error=error, started=started)
     except Exception as exc:  # a bug or an unexpected library error: retried, and logged
@@ -193,15 +202,22 @@ def _record(
             recipient=recipient,
         )
         after = lambda: channel.failed(delivery, error, gave_up=gave_up, now=now)  # noqa: E731
-    with transaction.atomic():
-        if not mine.update(lease_expires_at=None, duration_ms=duration, **changes):
-            # The lease ran out and the row was taken over: that attempt records itself.
-            logger.warning(
-                "delivery %s attempt %s outlived its lease", delivery.pk, delivery.attempts
-            )
+
+    def write() -> bool:
+        with transaction.atomic():
+            if not mine.update(lease_expires_at=None, duration_ms=duration, **changes):
+                return False
+            after()
+            return True
+
+    written = leases.write_status(write, what=f"delivery {delivery.pk}")
+    if not written:
+        # Taken over after its lease ran out (that attempt records itself), or the database
+        # stayed away: the lease runs out and the tick hands the row out again.
+        logger.warning("delivery %s attempt %s was not recorded", delivery.pk, delivery.attempts)
+        if written is False:
             delivery.refresh_from_db()
-            return delivery
-        after()
+        return delivery
     for name, value in {"lease_expires_at": None, "duration_ms": duration, **changes}.items():
         setattr(delivery, name, value)
     return delivery
@@ -215,32 +231,44 @@ def _backoff(attempts: int, error: TransportError) -> timedelta:
 
 
 def due_ids(*, now: datetime, limit: int = DUE_BATCH) -> list[int]:
-    """The tick's sweep: deliveries to hand out now. A row is handed out at most once per
-    lease period (a cache key per row and attempt), so a busy queue is not flooded with
-    repeats; the claim would make a repeat harmless anyway."""
-    expired = Delivery.objects.filter(status=Delivery.Status.SENDING, lease_expires_at__lt=now)
-    expired.filter(attempts__gte=MAX_ATTEMPTS).update(
+    """The tick's sweep: deliveries to hand out now (config/leases.py).
+
+    - `sending` with its lease run out: the worker died mid-send. The row is failed and due
+      now, or given up after MAX_ATTEMPTS claims.
+    - `pending` with its lease run out: the task was lost before a worker claimed it (a killed
+      cluster had already pulled it from the broker). A planned row is leased from the moment
+      it is written, so this is noticed one lease after it was handed out, not later.
+    - `failed` whose retry time has come.
+
+    Each is handed out at most once per lease, by a conditional UPDATE of its lease, so of
+    several tickers one hands it out and a busy queue is not flooded with repeats; a task that
+    then arrives twice finds its row claimed and does nothing."""
+    sending = leases.expired(Delivery.objects.filter(status=Delivery.Status.SENDING), now=now)
+    sending.filter(attempts__gte=MAX_ATTEMPTS).update(
         status=Delivery.Status.FAILED,
         lease_expires_at=None,
         next_attempt_at=None,
         last_error="The worker stopped mid-send on the last attempt; gave up.",
     )
-    expired.update(
+    sending.update(
         status=Delivery.Status.FAILED,
         lease_expires_at=None,
         next_attempt_at=now,
         last_error="The worker stopped mid-send; sending again.",
     )
-    rows = (
-        Delivery.objects.filter(
-            Q(status=Delivery.Status.FAILED, next_attempt_at__lte=now)
-            | Q(status=Delivery.Status.PENDING, created_at__lt=now - PENDING_GRACE)
-        )
-        .order_by("pk")
-        .values_list("pk", "attempts")[:limit]
+    waiting = Q(status=Delivery.Status.PENDING) | Q(
+        status=Delivery.Status.FAILED, next_attempt_at__lte=now
     )
-    timeout = int(LEASE.total_seconds())
-    return [pk for pk, attempts in rows if cache.add(f"delivery-out:{pk}:{attempts}", 1, timeout)]
+    handed_out = []
+    for pk in (
+        leases.expired(Delivery.objects.filter(waiting), now=now)
+        .order_by("pk")
+        .values_list("pk", flat=True)[:limit]
+    ):
+        still_waiting = leases.expired(Delivery.objects.filter(waiting, pk=pk), now=now)
+        if still_waiting.update(lease_expires_at=leases.lease_until(now)):
+            handed_out.append(pk)
+    return handed_out
 
 
 def retry_delivery(delivery: Delivery, *, now: datetime) -> Delivery:

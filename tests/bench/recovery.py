@@ -2,11 +2,12 @@
 qcluster` worker groups, ticker loops, gunicorn — on the benchmark's PostgreSQL database and a
 Redis of its own (tests/faults: the same scenarios the slow fault tests assert on).
 
-Faults: `kill -9` of a worker group mid-run (another group is up) and mid-edition (a new one
-starts after); `pg_terminate_backend` of every app connection while runs and a refresh batch
-are in flight; Redis (broker and cache) crashing for OUTAGE seconds; and, as the baseline, no
-fault with two worker groups and two tickers. Recovery time runs from the fault (for the
-outage: from Redis being back) until every piece of work in flight is finished.
+Faults: `kill -9` of a worker group mid-run (another group is up), mid-edition and
+mid-delivery (a new one starts after); `pg_terminate_backend` of every app connection while
+runs and a refresh batch are in flight; Redis (broker and cache) crashing for OUTAGE seconds;
+and, as the baseline, no fault with two worker groups and two tickers. Recovery time runs
+from the fault (for the outage: from Redis being back) until every piece of work in flight is
+finished.
 
 Sizes: `small` runs every fault with the fault tests' timing (leases of 3 s, a tick every
 second, a 10 s outage); `smoke` only the first kill, with 6 runs; `full` uses the production
@@ -47,6 +48,7 @@ def run(size: str = "full") -> dict:
             scenarios.two_clusters_two_tickers(timing),
             scenarios.worker_killed_mid_run(timing),
             scenarios.worker_killed_mid_edition(timing),
+            scenarios.worker_killed_mid_delivery(timing),
             scenarios.database_dropped_mid_batch(timing),
             scenarios.redis_down(timing, outage_seconds=outage),
         ]
@@ -86,6 +88,7 @@ def _problems(fault: dict) -> str:
             "items_delivered_twice",
             "sources_refreshed_twice",
             "page_errors_during_outage",
+            "messages_received_twice",
         )
         if fault.get(key)
     ]
@@ -113,6 +116,11 @@ def describe(result: dict) -> list[str]:
         if "editions" in fault or "edition_editions" in fault:
             attempts = fault.get("attempts", fault.get("edition_attempts"))
             work.append(f"1 edition (attempt {attempts})")
+        if "deliveries" in fault:
+            work.append(
+                f"{fault['deliveries']} email briefs ({fault['deliveries_taken_over']} taken over,"
+                f" {fault['messages_received']} received)"
+            )
         lines.append(f"  {fault['fault']}: {took}; {', '.join(work)}; {_problems(fault)}")
     lines.append(
         f"  ratio (slowest recovery ÷ {GOAL_SECONDS} s goal): {result['ratio']} "

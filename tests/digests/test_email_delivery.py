@@ -11,6 +11,7 @@ import pytest
 from django.db import connection
 from django.test import override_settings
 
+from config import leases
 from digests.delivery import service as deliveries
 from digests.models import Delivery, Subscription
 from digests.scheduler import tick
@@ -289,8 +290,8 @@ def test_a_worker_that_died_mid_send_is_taken_over_after_its_lease(alice, now, s
     add_items(now, "PostgreSQL 18 released")
     delivery = run_only(subscribe(alice, now), now).deliveries.get()
     assert deliveries.claim(delivery.pk, now=now)  # ...and the worker is killed here
-    assert deliveries.due_ids(now=now + timedelta(seconds=60)) == []  # lease still running
-    later = now + deliveries.LEASE + timedelta(seconds=1)
+    assert deliveries.due_ids(now=now + timedelta(seconds=30)) == []  # lease still running
+    later = now + leases.lease_duration() + timedelta(seconds=1)
     assert deliveries.due_ids(now=later) == [delivery.pk]
     delivery = deliveries.send_delivery(delivery.pk, now=later)
     assert (delivery.status, delivery.attempts) == ("sent", 2)
@@ -302,7 +303,7 @@ def test_a_late_worker_cannot_overwrite_the_attempt_that_took_over(alice, now, s
     delivery = run_only(subscribe(alice, now), now).deliveries.get()
     assert deliveries.claim(delivery.pk, now=now)
     stale = Delivery.objects.get(pk=delivery.pk)  # attempt 1, whose lease runs out
-    later = now + deliveries.LEASE + timedelta(seconds=1)
+    later = now + leases.lease_duration() + timedelta(seconds=1)
     deliveries.due_ids(now=later)
     assert deliveries.send_delivery(delivery.pk, now=later).status == "sent"
     from digests.delivery.base import TransportError
@@ -315,10 +316,15 @@ def test_a_late_worker_cannot_overwrite_the_attempt_that_took_over(alice, now, s
 def test_the_tick_hands_out_a_pending_delivery_whose_task_was_lost(alice, now, smtp_server):
     add_items(now, "PostgreSQL 18 released")
     delivery = run_only(subscribe(alice, now), now).deliveries.get()
-    assert deliveries.due_ids(now=now + timedelta(minutes=1)) == []
-    later = now + deliveries.PENDING_GRACE + timedelta(seconds=1)
+    assert deliveries.due_ids(now=now + timedelta(seconds=30)) == []  # its task may be queued
+    later = now + leases.lease_duration() + timedelta(seconds=1)
     assert deliveries.due_ids(now=later) == [delivery.pk]
     assert deliveries.due_ids(now=later) == []  # handed out once per lease period
+    again = later + leases.lease_duration() + timedelta(seconds=1)
+    assert deliveries.due_ids(now=again) == [delivery.pk]
+    assert deliveries.send_delivery(delivery.pk, now=later).status == "sent"
+    assert deliveries.send_delivery(delivery.pk, now=later).status == "sent"  # the repeat task
+    assert smtp_server.count == 1
 
 
 def _race(target, count: int) -> list[BaseException]:

@@ -45,6 +45,13 @@ if _SUFFIX:
 
     socket.getaddrinfo = _getaddrinfo
     FETCH_TEST_ONLY_LOOPBACK_HOSTS = tuple(os.environ["TIDINGS_FAULT_LOOPBACK_HOSTS"].split(","))
+# Email briefs go to the test's loopback SMTP server when it gives one.
+if _SMTP_PORT := os.environ.get("TIDINGS_FAULT_SMTP_PORT"):
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = "127.0.0.1"
+    EMAIL_PORT = int(_SMTP_PORT)
+    EMAIL_USE_TLS = EMAIL_USE_SSL = False
+    EMAIL_TIMEOUT = 30
 FULLTEXT_TOP_K = int(os.environ.get("TIDINGS_FAULT_FULLTEXT_TOP_K", "0"))
 LOGGING = {
     "version": 1,

@@ -38,9 +38,12 @@ class Timing:
     timeout: float = 120.0
 
 
-def _deployment(timing: Timing, model) -> Deployment:
+def _deployment(timing: Timing, model, **extra_env: str) -> Deployment:
     return Deployment(
-        lease_seconds=timing.lease, heartbeat_seconds=timing.heartbeat, llm_url=model.url
+        lease_seconds=timing.lease,
+        heartbeat_seconds=timing.heartbeat,
+        llm_url=model.url,
+        extra_env=extra_env,
     )
 
 
@@ -118,6 +121,50 @@ def worker_killed_mid_edition(timing: Timing) -> dict:
             "running_at_fault": running,
             "recovery_seconds": recovery,
             **workload.edition_report(topic),
+        }
+
+
+def worker_killed_mid_delivery(timing: Timing, *, briefs: int = 4) -> dict:
+    """Machine A's worker group is killed while it is sending email briefs (the SMTP server
+    takes `2 × lease` to accept each recipient, so a send is caught in flight and its lease is
+    kept alive by the heartbeat until the kill); machine B, started after, sends every brief.
+    A send caught before the message was handed over is sent once in all; the retry carries the
+    same Message-ID in any case."""
+    with (
+        workload.slow_model(timing.model_seconds / 4) as model,
+        workload.smtp_server(recipient_delay=2 * timing.lease) as smtp,
+        _deployment(timing, model, TIDINGS_FAULT_SMTP_PORT=str(smtp.port)) as deployment,
+    ):
+        subscriptions = workload.due_subscriptions(briefs, now=timezone.now(), prefix="mail")
+        Subscription.objects.filter(pk__in=subscriptions).update(email_enabled=True)
+        machine_a = deployment.cluster("cluster-a")
+        deployment.ticker("ticker", every=timing.tick_every)
+        wait_for(
+            workload.wait_until_sending(at_least=1),
+            timeout=timing.timeout,
+            what="cluster A to be sending a brief",
+            every=0.05,
+        )
+        # Past one lease: only the heartbeat keeps the send from being taken over.
+        time.sleep(timing.lease + timing.heartbeat)
+        sending = workload.deliveries_report(subscriptions)["sending"]
+        clock = Stopwatch()
+        machine_a.kill()
+        smtp.rcpt_delay_seconds = 0
+        deployment.cluster("cluster-b")
+        wait_for(
+            lambda: workload.deliveries_finished(subscriptions),
+            timeout=timing.timeout,
+            what="every brief to be sent after the kill",
+        )
+        recovery = clock.seconds()
+        time.sleep(timing.lease + 2 * timing.tick_every)  # a second send would show now
+        return {
+            "fault": "kill -9 of a worker group mid-delivery (the other one started after)",
+            "running_at_fault": sending,
+            "recovery_seconds": recovery,
+            **workload.runs_report(subscriptions),
+            **workload.deliveries_report(subscriptions, received=smtp.message_ids()),
         }
 
 

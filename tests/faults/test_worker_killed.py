@@ -30,3 +30,17 @@ def test_an_edition_of_a_killed_worker_group_is_taken_over_once(timing):
     assert (report["status"], report["attempts"]) == ("succeeded", 2)
     assert report["items"] == report["item_count"] == 3
     assert report["recovery_seconds"] < 45
+
+
+def test_briefs_a_killed_worker_group_was_sending_are_sent_once(timing):
+    report = scenarios.worker_killed_mid_delivery(timing)
+    print(scenarios.describe(report))
+    assert report["running_at_fault"] >= 1, "the kill caught a brief on its way"
+    assert_nothing_stuck_lost_or_twice(report)
+    assert report["deliveries"] == report["sent"] == report["subscriptions"], report
+    assert report["deliveries_taken_over"] >= 1, "the briefs in flight were sent by attempt 2"
+    assert report["delivery_max_attempts"] <= 2, report
+    # Caught before the message was handed over: each brief arrived exactly once.
+    assert report["messages_received"] == report["subscriptions"], report
+    assert report["messages_received_twice"] == 0, report
+    assert report["recovery_seconds"] < 60

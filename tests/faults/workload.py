@@ -16,7 +16,7 @@ from django.contrib.auth.models import User
 from django.db.models import Count, Max, Q
 from django.utils import timezone
 
-from digests.models import Run, RunItem, Subscription
+from digests.models import Delivery, Run, RunItem, Subscription
 from digests.subscriptions import create_subscription
 from inbox.accounts import sign_up
 from inbox.models import UserContentState
@@ -24,6 +24,7 @@ from ingest.models import FetchLog, Source, UserSource, config_hash
 from tests.bench.feed_server import feed_body
 from tests.digests.fake_anthropic import FakeAnthropic, default_answer
 from tests.factories import add_item
+from tests.smtp_server import LoopbackSMTPServer
 from topics.models import Edition, EditionItem, Topic
 
 FINISHED = (Run.Status.SUCCEEDED, Run.Status.FAILED)
@@ -48,6 +49,17 @@ def slow_model(seconds: float) -> Iterator[FakeAnthropic]:
     finally:
         fake.httpd.shutdown()
         fake.httpd.server_close()
+
+
+@contextmanager
+def smtp_server(*, recipient_delay: float) -> Iterator[LoopbackSMTPServer]:
+    """A real SMTP server on loopback that takes `recipient_delay` seconds per recipient."""
+    server = LoopbackSMTPServer().start()
+    server.rcpt_delay_seconds = recipient_delay
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 class SlowFeeds:
@@ -207,6 +219,40 @@ def edition_report(topic: Topic) -> dict:
         "items": EditionItem.objects.filter(edition__topic=topic).count(),
         "item_count": edition.item_count if edition else 0,
     }
+
+
+def wait_until_sending(*, at_least: int = 1):
+    def check():
+        return Delivery.objects.filter(status=Delivery.Status.SENDING).count() >= at_least
+
+    return check
+
+
+def deliveries_finished(subscription_ids: list[int]) -> bool:
+    rows = Delivery.objects.filter(subscription_id__in=subscription_ids)
+    return (
+        rows.count() >= len(subscription_ids)
+        and not rows.exclude(status=Delivery.Status.SENT).exists()
+    )
+
+
+def deliveries_report(subscription_ids: list[int], *, received: list[str] | None = None) -> dict:
+    """What happened to the email briefs of these subscriptions; with `received` (the SMTP
+    server's Message-IDs), how many arrived, and how many arrived twice."""
+    rows = Delivery.objects.filter(subscription_id__in=subscription_ids)
+    report = {
+        "deliveries": rows.count(),
+        "sent": rows.filter(status=Delivery.Status.SENT).count(),
+        "sending": rows.filter(status=Delivery.Status.SENDING).count(),
+        "deliveries_taken_over": rows.filter(attempts__gt=1).count(),
+        "delivery_max_attempts": rows.aggregate(m=Max("attempts"))["m"] or 0,
+    }
+    if received is not None:
+        ids = {f"<{message_id}@" for message_id in rows.values_list("message_id", flat=True)}
+        ours = [m for m in received if any(m.startswith(prefix) for prefix in ids)]
+        report["messages_received"] = len(ours)
+        report["messages_received_twice"] = len(ours) - len(set(ours))
+    return report
 
 
 def wait_until_running(model, *, at_least: int = 1, **where):
