@@ -21,6 +21,9 @@ from django.db import connection
 from django.db.models import Count, Sum
 from django.test import override_settings
 
+from billing import tiers
+from billing.accounts import ensure_account
+from billing.models import Tier
 from digests import runner, subscriptions
 from digests.demo import CUSTOM_SUBSCRIPTION, DEMO_TEMPLATES, set_up_demo
 from digests.models import LLMCall, Run, Subscription
@@ -77,6 +80,8 @@ def _usage(runs: list[Run]) -> dict:
 
 def _user_like_demo(email: str, demo_user, now):
     user = sign_up(email=email, password="bench-only-" + "x" * 20, now=now)
+    # The demo user's plan: a Free account stops at three subscriptions.
+    tiers.change_tier(ensure_account(user, now=now).pk, Tier.PRO, now=now)
     _copy_subscriptions(user, demo_user, now)
     return user
 
