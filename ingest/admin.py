@@ -6,6 +6,7 @@ from ingest.models import (
     ContentItem,
     ContentItemSource,
     FetchLog,
+    SearchQueryPoll,
     SimhashBand,
     Source,
     UserSource,
@@ -106,3 +107,12 @@ class SimhashBandAdmin(admin.ModelAdmin):
     list_display = ["item", "band", "value"]
     list_filter = ["band"]
     raw_id_fields = ["item"]
+
+
+@admin.register(SearchQueryPoll)
+class SearchQueryPollAdmin(admin.ModelAdmin):
+    """When each NAVER query was last asked (at most once per 30 minutes)."""
+
+    list_display = ["source", "query", "last_asked_at"]
+    search_fields = ["query"]
+    raw_id_fields = ["source"]

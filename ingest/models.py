@@ -115,6 +115,23 @@ class FetchLog(models.Model):
         return f"{self.source_id} @ {self.started_at:%Y-%m-%d %H:%M} {self.outcome}"
 
 
+class SearchQueryPoll(models.Model):
+    """When a search provider with a per-query floor (NAVER News) last asked one query for a
+    source: each query is asked at most once per floor, whichever subscription's run asks."""
+
+    source = models.ForeignKey(Source, on_delete=models.CASCADE, related_name="query_polls")
+    query = models.CharField(max_length=300)
+    last_asked_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["source", "query"], name="searchquerypoll_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.source_id} {self.query!r} @ {self.last_asked_at:%Y-%m-%d %H:%M}"
+
+
 class ContentItem(models.Model):
     class Status(models.TextChoices):
         ACTIVE = "active", _("Active")

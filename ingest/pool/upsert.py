@@ -50,7 +50,7 @@ def _new_item(entry: ParsedEntry, digest: str, source: Source, now: datetime) ->
         description=entry.description,
         content_html=entry.content_html,
         author=entry.author,
-        site_name=source.title[:300],
+        site_name=(entry.site_name or source.title)[:300],
         published_at=entry.published_at,
         first_seen_at=now,
         last_seen_at=now,
