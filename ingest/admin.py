@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.db import models
 
 from ingest.models import (
+    Backfill,
     ContentEnrichment,
     ContentItem,
     ContentItemSource,
@@ -56,6 +57,7 @@ class FetchLogAdmin(admin.ModelAdmin):
     list_display = [
         "source",
         "started_at",
+        "kind",
         "outcome",
         "http_status",
         "fetched",
@@ -65,7 +67,7 @@ class FetchLogAdmin(admin.ModelAdmin):
         "failed",
         "duration_ms",
     ]
-    list_filter = ["outcome", "started_at"]
+    list_filter = ["kind", "outcome", "started_at"]
     search_fields = ["source__url", "error"]
     raw_id_fields = ["source"]
     date_hierarchy = "started_at"
@@ -116,3 +118,11 @@ class SearchQueryPollAdmin(admin.ModelAdmin):
     list_display = ["source", "query", "last_asked_at"]
     search_fields = ["query"]
     raw_id_fields = ["source"]
+
+
+@admin.register(Backfill)
+class BackfillAdmin(admin.ModelAdmin):
+    """The daily 03:30 (Asia/Seoul) backfills: their reads are FetchLogs of kind backfill."""
+
+    list_display = ["day", "requested_at", "sources"]
+    date_hierarchy = "requested_at"

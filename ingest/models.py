@@ -53,6 +53,22 @@ class Source(LeasedWork):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
     consecutive_failures = models.PositiveIntegerField(default=0)
     last_error = models.TextField(blank=True)
+    language = models.CharField(
+        max_length=16, blank=True, help_text=_("The feed's own language, as it last said.")
+    )
+    gap_detected_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text=_(
+            "A read found every item new to the source: items published between two reads may "
+            "have been missed. The next backfill re-reads it."
+        ),
+    )
+    backfill_requested_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text=_("The next refresh is a backfill read: unconditional, logged as a backfill."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -95,7 +111,12 @@ class FetchLog(models.Model):
         NOT_MODIFIED = "not_modified", _("Not modified")
         ERROR = "error", _("Error")
 
+    class Kind(models.TextChoices):
+        REFRESH = "refresh", _("Refresh")
+        BACKFILL = "backfill", _("Backfill")
+
     source = models.ForeignKey(Source, on_delete=models.CASCADE, related_name="fetch_logs")
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.REFRESH)
     started_at = models.DateTimeField()
     duration_ms = models.PositiveIntegerField(default=0)
     outcome = models.CharField(max_length=16, choices=Outcome.choices)
@@ -113,6 +134,21 @@ class FetchLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.source_id} @ {self.started_at:%Y-%m-%d %H:%M} {self.outcome}"
+
+
+class Backfill(models.Model):
+    """One day's backfill (seed 003 §5: daily at 03:30 Asia/Seoul): the day is claimed once,
+    whichever ticker gets there first, and the sources it asked to re-read are counted."""
+
+    day = models.DateField(unique=True, help_text=_("The day in Asia/Seoul."))
+    requested_at = models.DateTimeField()
+    sources = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-day"]
+
+    def __str__(self) -> str:
+        return f"backfill {self.day} ({self.sources} sources)"
 
 
 class SearchQueryPoll(models.Model):

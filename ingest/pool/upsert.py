@@ -37,6 +37,10 @@ class UpsertCounts:
     inserted: int = 0
     updated: int = 0
     deduped: int = 0
+    # Distinct entries linked to the source, and how many of them the source saw for the first
+    # time (all of them, on a source that had seen items before: a gap in its reads).
+    distinct: int = 0
+    new_sightings: int = 0
     # Items this upsert inserted, for work done after it (reading levels).
     new_item_ids: list[int] = field(default_factory=list)
 
@@ -261,6 +265,8 @@ def upsert_entries(
                 if digest in ids
             ]
         )
+        counts.distinct = len(by_hash)
+        counts.new_sightings = len(newly_seen)
 
         placed = {inserted[d]: fp for d, fp in fingerprints.items() if d in inserted}
         neardup.store_bands(placed | refingerprinted, replace=list(refingerprinted))
