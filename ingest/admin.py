@@ -12,6 +12,7 @@ from ingest.models import (
     Source,
     UserSource,
 )
+from ingest.pool import licenses
 
 # Typed URLs without a scheme mean https (Django 6 default).
 HTTPS_URL_FIELDS = {models.URLField: {"assume_scheme": "https"}}
@@ -24,15 +25,24 @@ class SourceAdmin(admin.ModelAdmin):
         "display_name",
         "type",
         "status",
+        "license_tier",
         "consecutive_failures",
         "last_refresh_at",
         "next_refresh_at",
         "lease_expires_at",
     ]
-    list_filter = ["type", "status", "refresh_mode"]
+    list_filter = ["type", "status", "refresh_mode", "license_tier"]
+    list_editable = ["license_tier"]
     search_fields = ["title", "url"]
     readonly_fields = ["config_hash", "created_at"]
     actions = ["refresh_now_action", "reactivate"]
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if change and "license_tier" in form.changed_data:
+            # Its items follow (the strictest tier of their sources), and public pages that
+            # showed a now restricted item are retired.
+            licenses.recompute_for_source(obj)
 
     @admin.action(description="Schedule a refresh now")
     def refresh_now_action(self, request, queryset):
@@ -83,9 +93,11 @@ class ContentItemAdmin(admin.ModelAdmin):
         "first_seen_at",
         "score_quality",
         "score_impact",
+        "section",
+        "license_tier",
         "status",
     ]
-    list_filter = ["status", "content_too_large", "language"]
+    list_filter = ["status", "license_tier", "section", "content_too_large", "language"]
     search_fields = ["title", "canonical_url"]
     readonly_fields = ["canonical_url_hash", "first_seen_at", "last_seen_at"]
     date_hierarchy = "first_seen_at"

@@ -18,6 +18,18 @@ def config_hash(source_type: str, config: dict) -> str:
     return hashlib.sha256(payload.encode()).hexdigest()
 
 
+class LicenseTier(models.TextChoices):
+    """What Tidings may do with a source's articles (seed 003 §3.1 `licenseTier`), set per
+    source by an admin; an item takes the strictest tier of the sources that carry it.
+    `restricted` items reach only their readers' private Inbox (and email and webhook) briefs,
+    never a public page, feed or sitemap; the others appear there as title, link and Tidings'
+    own short summary, never the publisher's text."""
+
+    UNKNOWN = "unknown", _("Unknown (public pages: title, link, summary)")
+    INTERNAL_OK = "internal_ok", _("Internal use allowed (public pages: title, link, summary)")
+    RESTRICTED = "restricted", _("Restricted (private briefs only, never public)")
+
+
 class Source(LeasedWork):
     class Type(models.TextChoices):
         FEED = "feed", _("Feed")
@@ -55,6 +67,12 @@ class Source(LeasedWork):
     last_error = models.TextField(blank=True)
     language = models.CharField(
         max_length=16, blank=True, help_text=_("The feed's own language, as it last said.")
+    )
+    license_tier = models.CharField(
+        max_length=16,
+        choices=LicenseTier.choices,
+        default=LicenseTier.UNKNOWN,
+        help_text=_("What may be shown of this source's articles; its items follow a change."),
     )
     gap_detected_at = models.DateTimeField(
         null=True,
@@ -204,6 +222,17 @@ class ContentItem(models.Model):
     last_fetched_at = models.DateTimeField(null=True, blank=True)
     cluster_id = models.BigIntegerField(null=True, blank=True, db_index=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    section = models.CharField(
+        max_length=16,
+        blank=True,
+        help_text=_(
+            "정치, 경제, … from the feed category or the address (ingest/text/sections.py)."
+        ),
+    )
+    tags = models.JSONField(default=list, blank=True, help_text=_("The feed's categories."))
+    license_tier = models.CharField(
+        max_length=16, choices=LicenseTier.choices, default=LicenseTier.UNKNOWN
+    )
     sources = models.ManyToManyField(Source, through="ContentItemSource", related_name="items")
 
     class Meta:

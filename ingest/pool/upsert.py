@@ -21,13 +21,22 @@ from django.db import connection, transaction
 
 from ingest.canonical import url_hash
 from ingest.models import ContentItem, ContentItemSource, Source
-from ingest.pool import bulk, neardup
+from ingest.pool import bulk, licenses, neardup
 from ingest.pool.dedup import normalize_title, resolve_clusters, soft_matches
 from ingest.pool.entries import ParsedEntry
 from ingest.pool.recent import id_set
 from ingest.text.scores import score_fields
+from ingest.text.sections import clean_tags, section_of
 
-MUTABLE_FIELDS = ("title", "normalized_title", "description", "content_html", "author")
+MUTABLE_FIELDS = (
+    "title",
+    "normalized_title",
+    "description",
+    "content_html",
+    "author",
+    "section",
+    "tags",
+)
 CONTENT_OWNERS = (Source.Type.FEED, Source.Type.PAGE)
 
 
@@ -45,6 +54,14 @@ class UpsertCounts:
     new_item_ids: list[int] = field(default_factory=list)
 
 
+def _section(entry: ParsedEntry, source: Source) -> str:
+    """Seed 003 §4: a feed's category or the address; a search result has no stable section
+    (NAVER: "先置空"), so it waits for a feed to carry the article."""
+    if source.type == Source.Type.SEARCH:
+        return ""
+    return section_of(categories=entry.categories, url=entry.url)
+
+
 def _new_item(entry: ParsedEntry, digest: str, source: Source, now: datetime) -> ContentItem:
     return ContentItem(
         canonical_url=entry.url,
@@ -59,6 +76,9 @@ def _new_item(entry: ParsedEntry, digest: str, source: Source, now: datetime) ->
         first_seen_at=now,
         last_seen_at=now,
         last_fetched_at=now,
+        section=_section(entry, source),
+        tags=clean_tags(entry.categories),
+        license_tier=source.license_tier,
         **score_fields(
             url=entry.url,
             title=entry.title,
@@ -196,7 +216,11 @@ def upsert_entries(
                 "description": entry.description,
                 "content_html": entry.content_html,
                 "author": entry.author,
+                "section": _section(entry, source),
+                "tags": clean_tags(entry.categories),
             }
+            # A section or tags that this reader cannot tell never erase known ones.
+            fresh = {k: v for k, v in fresh.items() if v or k not in ("section", "tags")}
             if not speaks_for_items:
                 fresh = {k: v for k, v in fresh.items() if v and not getattr(item, k)}
             dirty = False
@@ -267,6 +291,10 @@ def upsert_entries(
         )
         counts.distinct = len(by_hash)
         counts.new_sightings = len(newly_seen)
+        # A known item carried by one more source takes that source's tier if stricter.
+        licenses.raise_to_source(
+            source, [item.pk for item in existing.values() if item.pk in newly_seen]
+        )
 
         placed = {inserted[d]: fp for d, fp in fingerprints.items() if d in inserted}
         neardup.store_bands(placed | refingerprinted, replace=list(refingerprinted))
