@@ -196,3 +196,22 @@ def test_the_dispatcher_tick_requests_the_backfill(db, monkeypatch):
     dispatch_tick()
     assert list(Backfill.objects.values_list("day", "sources")) == [(date(2026, 11, 21), 1)]
     assert reload(korean).backfill_requested_at == SEOUL_0330
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_tickers_at_once_request_one_backfill_a_day():
+    from django.db import connection
+
+    from tests.threads import at_once
+
+    if connection.vendor != "postgresql":
+        pytest.skip("concurrent claims are tested on PostgreSQL (SQLite serializes writers)")
+    korean = feed_source("https://news.example.kr/rss", None, language="ko")
+
+    outcomes = at_once(lambda _n: request_if_due(now=SEOUL_0330), range(4))
+
+    assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
+    assert [o.sources for o in outcomes if o is not None] == [1]
+    assert Backfill.objects.get().sources == 1
+    assert reload(korean).backfill_requested_at == SEOUL_0330

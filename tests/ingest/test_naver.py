@@ -480,3 +480,29 @@ def test_credentials_go_to_the_api_host_only_never_along_a_redirect(fixture_serv
         ("/away", CLIENT_SECRET),
         ("/final", None),  # another host: no keys
     ]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_runs_claiming_the_same_queries_at_once_ask_each_once(now):
+    from django.db import connection
+
+    from tests.threads import at_once
+
+    if connection.vendor != "postgresql":
+        pytest.skip("concurrent claims are tested on PostgreSQL (SQLite serializes writers)")
+    source = Source.objects.create(
+        type="search", config={"provider": "naver_news", "query": "속보"}, config_hash="c" * 64
+    )
+    SearchQueryPoll.objects.create(
+        source=source, query="환율", last_asked_at=now - timedelta(hours=1)
+    )
+    queries = ["반도체", "환율", "배터리"]
+    floor = timedelta(minutes=30)
+
+    claims = at_once(lambda _n: claim_queries(source, queries, now=now, floor=floor), range(6))
+
+    assert not [c for c in claims if isinstance(c, Exception)], claims
+    asked = [query for claim in claims for query in claim]
+    assert sorted(asked) == sorted(queries)  # every query claimed by exactly one run
+    assert SearchQueryPoll.objects.filter(last_asked_at=now).count() == 3
