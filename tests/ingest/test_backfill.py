@@ -215,3 +215,17 @@ def test_tickers_at_once_request_one_backfill_a_day():
     assert [o.sources for o in outcomes if o is not None] == [1]
     assert Backfill.objects.get().sources == 1
     assert reload(korean).backfill_requested_at == SEOUL_0330
+
+
+def test_an_operator_can_ask_for_a_backfill_by_hand(db):
+    from io import StringIO
+
+    from django.core.management import CommandError, call_command
+
+    korean = feed_source("https://news.example.kr/rss", None, language="ko")
+    out = StringIO()
+    call_command("backfill", "--now", SEOUL_0330.isoformat(), stdout=out)
+    assert out.getvalue().strip() == "Backfill requested for 1 source(s)."
+    assert reload(korean).backfill_requested_at == SEOUL_0330
+    with pytest.raises(CommandError, match="needs a UTC offset"):
+        call_command("backfill", "--now", "2026-11-21T03:30:00")
