@@ -360,6 +360,12 @@ COMBINATION_CACHE_LEASE_SECONDS = env_int(
     "COMBINATION_CACHE_LEASE_SECONDS", LLM_TIMEOUT_SECONDS * (LLM_MAX_RETRIES + 1), minimum=1
 )
 SEARXNG_URL = env_str("SEARXNG_URL")
+# NAVER News Search (ingest/search/providers/naver.py): discovery only, off without both
+# credentials of a NAVER Developers application with the Search API. The base URL is a
+# setting so tests can point it at a loopback fake; operators never need to change it.
+NAVER_CLIENT_ID = env_str("NAVER_CLIENT_ID")
+NAVER_CLIENT_SECRET = env_str("NAVER_CLIENT_SECRET")
+NAVER_SEARCH_API_URL = env_str("NAVER_SEARCH_API_URL", "https://openapi.naver.com")
 
 FETCH_USER_AGENT = env_str("FETCH_USER_AGENT", f"Tidings/0.1 (+{SITE_URL}; feed and page fetcher)")
 FETCH_EXTRA_ALLOWED_PORTS = [int(p) for p in env_list("FETCH_EXTRA_ALLOWED_PORTS")]

@@ -54,6 +54,7 @@ from digests.schedule_words import describe_schedule
 from digests.subscriptions import LENGTH_PRESETS, OUTPUT_LOCALES
 from digests.tasks import enqueue_delivery, enqueue_run
 from ingest.text.reading import LEVELS
+from ingest.text.sections import SECTIONS
 
 
 class DeliverySerializer(ResponseModelSerializer):
@@ -100,6 +101,10 @@ class SubscriptionSerializer(ResponseModelSerializer):
         child=serializers.ChoiceField(choices=LEVELS),
         help_text="Keep only items rated at these reading levels; empty = any level.",
     )
+    sections = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(SECTIONS)),
+        help_text="Keep only items of these sections; empty = any section.",
+    )
 
     email_recipient = serializers.SerializerMethodField(
         help_text="Where email briefs go: email_to, else the account's address."
@@ -134,6 +139,7 @@ class SubscriptionSerializer(ResponseModelSerializer):
             "narrative_enabled",
             "tone",
             "reading_levels",
+            "sections",
             "email_enabled",
             "email_to",
             "email_subject",
@@ -239,6 +245,13 @@ class SubscriptionInputSerializer(StrictSerializer):
     tone = StrictCharField(max_length=32, required=False)
     reading_levels = StrictListField(
         child=StrictChoiceField(choices=LEVELS), max_length=len(LEVELS), required=False
+    )
+    sections = StrictListField(
+        child=StrictChoiceField(choices=list(SECTIONS)),
+        max_length=len(SECTIONS),
+        required=False,
+        help_text=f"Article sections to keep, of {', '.join(SECTIONS)}; empty = any. An item "
+        "whose section is not known is left out while any is chosen.",
     )
     email_enabled = StrictBooleanField(required=False, help_text="Email each brief too.")
     email_to = StrictCharField(

@@ -10,6 +10,7 @@ from django.utils.translation import pgettext_lazy
 from digests.subscriptions import LENGTH_PRESETS
 from inbox.forms import timezone_choices
 from ingest.text.reading import LEVEL_CHOICES
+from ingest.text.sections import SECTIONS
 
 SCHEDULE_PRESETS = [
     ("daily", _("Every day at…")),
@@ -118,6 +119,7 @@ def draft_data(post) -> dict:
         "interests": post.get("interests", ""),
         "negative_keywords": post.get("negative_keywords", ""),
         "reading_levels": post.getlist("reading_levels"),
+        "sections": post.getlist("sections"),
         "source_ids": [int(i) for i in post.getlist("source_ids") if i.isdigit()],
     }
     if post.get("length"):
@@ -214,6 +216,17 @@ class SubscriptionForm(forms.Form):
             "Keep only items at these levels; none ticked means any. Korean news is rated by "
             "section and text, other languages by sentence and word length; items not rated "
             "yet are left out while a level is ticked."
+        ),
+    )
+    sections = forms.MultipleChoiceField(
+        label=_("Sections"),
+        choices=list(SECTIONS.items()),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_(
+            "Keep only articles of these newspaper sections; none ticked means any. The "
+            "section comes from the feed's category or the article's address; articles "
+            "without one are left out while a section is ticked."
         ),
     )
     source_ids = forms.MultipleChoiceField(

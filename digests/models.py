@@ -81,6 +81,13 @@ class Subscription(models.Model):
     reading_levels = models.JSONField(
         default=list, blank=True, help_text=_("Reading levels to keep (L1, L2, L3); empty = any.")
     )
+    sections = models.JSONField(
+        default=list,
+        blank=True,
+        help_text=_(
+            "Article sections to keep (정치, 경제, …; ingest/text/sections.py); empty = any."
+        ),
+    )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
     paused_reason = models.CharField(
         max_length=32,

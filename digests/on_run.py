@@ -20,7 +20,9 @@ from ingest.models import Source
 
 logger = logging.getLogger(__name__)
 
-Collector = Callable[[Source, datetime, RunMeter], None]
+# collector(source, now, meter, subscription=…): the subscription whose run collects, so a
+# source can ask what that subscription is interested in (NAVER News discovery does).
+Collector = Callable[..., None]
 
 _COLLECTORS: dict[str, Collector] = {}
 
@@ -60,7 +62,7 @@ def collect(subscription: Subscription, *, now: datetime, meter: RunMeter) -> in
             logger.warning("no on-run collector for %s source %s", source.type, source.pk)
             continue
         try:
-            collector(source, now, meter)
+            collector(source, now, meter, subscription=subscription)
         except Exception:
             logger.exception("on-run source %s failed (run of %s)", source.pk, subscription.pk)
             continue

@@ -163,6 +163,10 @@ def _candidate_rows(
         # any candidate still waiting, so a brief never misses an item that just arrived.
         rate_unrated(candidate_ids)
         items = items.filter(reading_level_in(subscription.reading_levels))
+    if subscription.sections:
+        # Only items whose section (feed category or address, ingest/text/sections.py) is
+        # wanted; an item with no known section is left out while a section is chosen.
+        items = items.filter(section__in=subscription.sections)
     rows = (
         items.annotate(when=Coalesce("published_at", "first_seen_at"))
         .order_by("-when", "-id")

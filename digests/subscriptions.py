@@ -28,6 +28,7 @@ from inbox.models import UserPreference
 from inbox.page_cache import inbox_changed
 from ingest.models import UserSource
 from ingest.text.reading import ReadingLevelError, clean_reading_levels
+from ingest.text.sections import SectionError, clean_sections
 from topics.followers import followers_changed
 
 LENGTH_PRESETS = {"brief": 10, "standard": 20, "deep": 30}
@@ -113,6 +114,7 @@ EDITABLE_FIELDS = (
     "narrative_enabled",
     "tone",
     "reading_levels",
+    "sections",
     "email_enabled",
     "email_to",
     "email_subject",
@@ -222,6 +224,11 @@ def clean_input(data: dict, *, user, now: datetime, instance: Subscription | Non
             clean["reading_levels"] = clean_reading_levels(data["reading_levels"])
         except ReadingLevelError as exc:
             errors["reading_levels"] = str(exc)
+    if "sections" in data:
+        try:
+            clean["sections"] = clean_sections(data["sections"])
+        except SectionError as exc:
+            errors["sections"] = str(exc)
     if "output_locale" in data:
         clean["output_locale"] = str(data["output_locale"] or "").strip().lower()
     if "language_mode" in data or "output_locale" in data:
@@ -422,6 +429,7 @@ DRAFT_FIELDS = (
     "length",
     "content_window_hours",
     "reading_levels",
+    "sections",
     "source_ids",
 )
 

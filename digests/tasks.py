@@ -16,6 +16,8 @@ from django_q.tasks import async_task
 from billing import periods
 from digests import combination_cache, runner, scheduler
 from digests.delivery import service as deliveries
+from ingest.library import backfill
+from ingest.library.packs import sync_naver_status
 
 logger = logging.getLogger(__name__)
 
@@ -62,6 +64,13 @@ def dispatch_tick() -> dict:
     # Items a lost rating task or a console refresh left unrated, every five minutes.
     if cache.add(f"ingest:levels-sweep:{now:%Y%m%d%H}{now.minute // 5}", True, timeout=900):
         _enqueue("ingest.tasks.rate_recent_unrated", group="levels")
+    # NAVER discovery follows its credentials: sources switched on once they are set, off
+    # when they are gone (one UPDATE, every five minutes).
+    if cache.add(f"ingest:naver-sync:{now:%Y%m%d%H}{now.minute // 5}", True, timeout=900):
+        sync_naver_status()
+    # The daily backfill of Korean feeds and feeds with gaps, at 03:30 Asia/Seoul (or the
+    # first tick after it): the day is claimed once, its reads are the sources' next refreshes.
+    backfill.request_if_due(now=now)
     # Accounts whose period ended get their new period's credits (pull mode: one indexed
     # query a tick; at most one task enqueued a minute, and the reset is idempotent anyway).
     if periods.resets_due(now=now) and cache.add(f"billing:resets:{now:%Y%m%d%H%M}", True, 120):

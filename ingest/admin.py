@@ -2,14 +2,17 @@ from django.contrib import admin
 from django.db import models
 
 from ingest.models import (
+    Backfill,
     ContentEnrichment,
     ContentItem,
     ContentItemSource,
     FetchLog,
+    SearchQueryPoll,
     SimhashBand,
     Source,
     UserSource,
 )
+from ingest.pool import licenses
 
 # Typed URLs without a scheme mean https (Django 6 default).
 HTTPS_URL_FIELDS = {models.URLField: {"assume_scheme": "https"}}
@@ -22,15 +25,24 @@ class SourceAdmin(admin.ModelAdmin):
         "display_name",
         "type",
         "status",
+        "license_tier",
         "consecutive_failures",
         "last_refresh_at",
         "next_refresh_at",
         "lease_expires_at",
     ]
-    list_filter = ["type", "status", "refresh_mode"]
+    list_filter = ["type", "status", "refresh_mode", "license_tier"]
+    list_editable = ["license_tier"]
     search_fields = ["title", "url"]
     readonly_fields = ["config_hash", "created_at"]
     actions = ["refresh_now_action", "reactivate"]
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if change and "license_tier" in form.changed_data:
+            # Its items follow (the strictest tier of their sources), and public pages that
+            # showed a now restricted item are retired.
+            licenses.recompute_for_source(obj)
 
     @admin.action(description="Schedule a refresh now")
     def refresh_now_action(self, request, queryset):
@@ -55,6 +67,7 @@ class FetchLogAdmin(admin.ModelAdmin):
     list_display = [
         "source",
         "started_at",
+        "kind",
         "outcome",
         "http_status",
         "fetched",
@@ -64,7 +77,7 @@ class FetchLogAdmin(admin.ModelAdmin):
         "failed",
         "duration_ms",
     ]
-    list_filter = ["outcome", "started_at"]
+    list_filter = ["kind", "outcome", "started_at"]
     search_fields = ["source__url", "error"]
     raw_id_fields = ["source"]
     date_hierarchy = "started_at"
@@ -80,9 +93,11 @@ class ContentItemAdmin(admin.ModelAdmin):
         "first_seen_at",
         "score_quality",
         "score_impact",
+        "section",
+        "license_tier",
         "status",
     ]
-    list_filter = ["status", "content_too_large", "language"]
+    list_filter = ["status", "license_tier", "section", "content_too_large", "language"]
     search_fields = ["title", "canonical_url"]
     readonly_fields = ["canonical_url_hash", "first_seen_at", "last_seen_at"]
     date_hierarchy = "first_seen_at"
@@ -106,3 +121,20 @@ class SimhashBandAdmin(admin.ModelAdmin):
     list_display = ["item", "band", "value"]
     list_filter = ["band"]
     raw_id_fields = ["item"]
+
+
+@admin.register(SearchQueryPoll)
+class SearchQueryPollAdmin(admin.ModelAdmin):
+    """When each NAVER query was last asked (at most once per 30 minutes)."""
+
+    list_display = ["source", "query", "last_asked_at"]
+    search_fields = ["query"]
+    raw_id_fields = ["source"]
+
+
+@admin.register(Backfill)
+class BackfillAdmin(admin.ModelAdmin):
+    """The daily 03:30 (Asia/Seoul) backfills: their reads are FetchLogs of kind backfill."""
+
+    list_display = ["day", "requested_at", "sources"]
+    date_hierarchy = "requested_at"

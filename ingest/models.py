@@ -18,6 +18,18 @@ def config_hash(source_type: str, config: dict) -> str:
     return hashlib.sha256(payload.encode()).hexdigest()
 
 
+class LicenseTier(models.TextChoices):
+    """What Tidings may do with a source's articles (seed 003 §3.1 `licenseTier`), set per
+    source by an admin; an item takes the strictest tier of the sources that carry it.
+    `restricted` items reach only their readers' private Inbox (and email and webhook) briefs,
+    never a public page, feed or sitemap; the others appear there as title, link and Tidings'
+    own short summary, never the publisher's text."""
+
+    UNKNOWN = "unknown", _("Unknown (public pages: title, link, summary)")
+    INTERNAL_OK = "internal_ok", _("Internal use allowed (public pages: title, link, summary)")
+    RESTRICTED = "restricted", _("Restricted (private briefs only, never public)")
+
+
 class Source(LeasedWork):
     class Type(models.TextChoices):
         FEED = "feed", _("Feed")
@@ -53,6 +65,28 @@ class Source(LeasedWork):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
     consecutive_failures = models.PositiveIntegerField(default=0)
     last_error = models.TextField(blank=True)
+    language = models.CharField(
+        max_length=16, blank=True, help_text=_("The feed's own language, as it last said.")
+    )
+    license_tier = models.CharField(
+        max_length=16,
+        choices=LicenseTier.choices,
+        default=LicenseTier.UNKNOWN,
+        help_text=_("What may be shown of this source's articles; its items follow a change."),
+    )
+    gap_detected_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text=_(
+            "A read found every item new to the source: items published between two reads may "
+            "have been missed. The next backfill re-reads it."
+        ),
+    )
+    backfill_requested_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text=_("The next refresh is a backfill read: unconditional, logged as a backfill."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -95,7 +129,12 @@ class FetchLog(models.Model):
         NOT_MODIFIED = "not_modified", _("Not modified")
         ERROR = "error", _("Error")
 
+    class Kind(models.TextChoices):
+        REFRESH = "refresh", _("Refresh")
+        BACKFILL = "backfill", _("Backfill")
+
     source = models.ForeignKey(Source, on_delete=models.CASCADE, related_name="fetch_logs")
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.REFRESH)
     started_at = models.DateTimeField()
     duration_ms = models.PositiveIntegerField(default=0)
     outcome = models.CharField(max_length=16, choices=Outcome.choices)
@@ -113,6 +152,38 @@ class FetchLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.source_id} @ {self.started_at:%Y-%m-%d %H:%M} {self.outcome}"
+
+
+class Backfill(models.Model):
+    """One day's backfill (seed 003 §5: daily at 03:30 Asia/Seoul): the day is claimed once,
+    whichever ticker gets there first, and the sources it asked to re-read are counted."""
+
+    day = models.DateField(unique=True, help_text=_("The day in Asia/Seoul."))
+    requested_at = models.DateTimeField()
+    sources = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-day"]
+
+    def __str__(self) -> str:
+        return f"backfill {self.day} ({self.sources} sources)"
+
+
+class SearchQueryPoll(models.Model):
+    """When a search provider with a per-query floor (NAVER News) last asked one query for a
+    source: each query is asked at most once per floor, whichever subscription's run asks."""
+
+    source = models.ForeignKey(Source, on_delete=models.CASCADE, related_name="query_polls")
+    query = models.CharField(max_length=300)
+    last_asked_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["source", "query"], name="searchquerypoll_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.source_id} {self.query!r} @ {self.last_asked_at:%Y-%m-%d %H:%M}"
 
 
 class ContentItem(models.Model):
@@ -151,6 +222,17 @@ class ContentItem(models.Model):
     last_fetched_at = models.DateTimeField(null=True, blank=True)
     cluster_id = models.BigIntegerField(null=True, blank=True, db_index=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    section = models.CharField(
+        max_length=16,
+        blank=True,
+        help_text=_(
+            "정치, 경제, … from the feed category or the address (ingest/text/sections.py)."
+        ),
+    )
+    tags = models.JSONField(default=list, blank=True, help_text=_("The feed's categories."))
+    license_tier = models.CharField(
+        max_length=16, choices=LicenseTier.choices, default=LicenseTier.UNKNOWN
+    )
     sources = models.ManyToManyField(Source, through="ContentItemSource", related_name="items")
 
     class Meta:

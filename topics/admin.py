@@ -101,6 +101,10 @@ class EditionItemInline(admin.TabularInline):
     fields = ["rank", "title", "url", "overall"]
     readonly_fields = fields
 
+    def get_queryset(self, request):
+        # Admins see restricted items too (the public never does).
+        return EditionItem.every.all()
+
 
 @admin.register(Edition)
 class EditionAdmin(admin.ModelAdmin):
@@ -123,6 +127,9 @@ class EditionItemAdmin(admin.ModelAdmin):
     list_display = ["title", "edition", "rank", "overall"]
     raw_id_fields = ["edition", "item"]
     search_fields = ["title", "url"]
+
+    def get_queryset(self, request):
+        return EditionItem.every.all()
 
 
 @admin.register(Report)

@@ -26,6 +26,8 @@ from digests.meter import RunMeter
 from digests.models import Subscription
 from digests.runner import score_candidates
 from digests.schedule import next_run_after, validate_timezone
+from ingest.models import ContentItem, LicenseTier
+from ingest.pool.recent import id_set
 from topics import page_cache
 from topics.models import MIN_EDITION_INTERVAL_HOURS, Edition, EditionItem, Topic
 from topics.publishing import blocked_domains, domain_of
@@ -212,6 +214,17 @@ def _without_blocked_domains(candidates):
     return [c for c in candidates if domain_of(c.canonical_url) not in blocked]
 
 
+def _publishable(candidates):
+    """Items of restricted sources never go public (seed 003 `licenseTier`): not in an
+    edition, its narrative, its feed or its followers' briefs."""
+    restricted = set(
+        ContentItem.objects.filter(
+            pk__in=id_set([c.item_id for c in candidates]), license_tier=LicenseTier.RESTRICTED
+        ).values_list("pk", flat=True)
+    )
+    return [c for c in candidates if c.item_id not in restricted]
+
+
 def build_edition(
     topic: Topic, edition: Edition, *, now: datetime, attempt: int | None = None
 ) -> None:
@@ -225,7 +238,7 @@ def build_edition(
     meter = RunMeter()
     source_ids = list(topic.sources.values_list("id", flat=True))
     _count, scored = score_candidates(spec, now=now, source_ids=source_ids)
-    picked = _without_blocked_domains(scored)[: spec.max_items]
+    picked = _publishable(_without_blocked_domains(scored))[: spec.max_items]
     summaries = enrichment.summarize(
         [enrichment.SummaryInput(c.item_id, c.title, c.description, c.site_name) for c in picked],
         locale=topic.locale,
@@ -271,7 +284,7 @@ def build_edition(
             now=now,
         ):
             raise LeaseLost(edition.pk)
-        EditionItem.objects.filter(edition=edition).delete()  # a failed attempt's leftovers
+        EditionItem.every.filter(edition=edition).delete()  # a failed attempt's leftovers
         EditionItem.objects.bulk_create(items)
         Edition.objects.filter(pk=edition.pk).update(
             status=Edition.Status.SUCCEEDED,

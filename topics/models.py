@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from config.leases import LeasedWork
-from ingest.models import ContentItem, Source
+from ingest.models import ContentItem, LicenseTier, Source
 
 MIN_EDITION_INTERVAL_HOURS = 24
 MAX_EDITIONS_LISTED = 30
@@ -135,6 +135,16 @@ class Edition(LeasedWork):
         return reverse("topics:edition", args=[self.topic.slug, f"{self.edition_date:%Y-%m-%d}"])
 
 
+class PublicEditionItemManager(models.Manager):
+    """The default manager, so `edition.items`, its prefetches and every public page, feed and
+    API built on them can never show an item of a `restricted` source (seed 003
+    `licenseTier`), even one restricted after its edition was made. `EditionItem.every` sees
+    all rows (admin, an edition's rebuild)."""
+
+    def get_queryset(self):
+        return super().get_queryset().exclude(item__license_tier=LicenseTier.RESTRICTED)
+
+
 class EditionItem(models.Model):
     edition = models.ForeignKey(Edition, on_delete=models.CASCADE, related_name="items")
     item = models.ForeignKey(
@@ -149,7 +159,11 @@ class EditionItem(models.Model):
     source_name = models.CharField(max_length=300, blank=True)
     published_at = models.DateTimeField(null=True, blank=True)
 
+    every = models.Manager()
+    objects = PublicEditionItemManager()
+
     class Meta:
+        default_manager_name = "objects"
         ordering = ["edition", "rank"]
         constraints = [
             models.UniqueConstraint(

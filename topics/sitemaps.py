@@ -7,9 +7,10 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.sitemaps import Sitemap
+from django.db.models import Exists, OuterRef
 from django.urls import reverse
 
-from topics.models import Edition, Topic
+from topics.models import Edition, EditionItem, Topic
 
 
 class _OnSiteURL(Sitemap):
@@ -51,6 +52,8 @@ class EditionSitemap(_OnSiteURL):
                 status=Edition.Status.SUCCEEDED,
                 published_at__isnull=False,
             )
+            # An edition left with nothing public (every item restricted since) is not listed.
+            .filter(Exists(EditionItem.objects.filter(edition=OuterRef("pk"))))
             .select_related("topic")
             .order_by("id")
         )

@@ -169,8 +169,26 @@ def _entry_url(link: str, guid: str, base_url: str) -> str | None:
     return None
 
 
-def _make_entry(*, link, guid, title, summary_html, content_html, author, published, base):
-    """`title` and `author` are plain text already; `summary_html` and `content_html` are HTML."""
+MAX_CATEGORIES = 20
+MAX_CATEGORY_CHARS = 100
+
+
+def _categories(entry) -> list[str]:
+    """RSS <category> / Atom <category term|label> as plain text (the item's tags; the first
+    naming a section is its section)."""
+    found = []
+    for tag in entry.get("tags") or []:
+        value = (tag.get("label") or tag.get("term") or "") if hasattr(tag, "get") else ""
+        if isinstance(value, str) and value.strip():
+            found.append(_plain_text(value)[:MAX_CATEGORY_CHARS])
+    return found[:MAX_CATEGORIES]
+
+
+def _make_entry(
+    *, link, guid, title, summary_html, content_html, author, published, base, categories=()
+):
+    """`title`, `author` and `categories` are plain text already; `summary_html` and
+    `content_html` are HTML."""
     title = title[:500]
     # Relative links and images in the body are relative to the item's page; stored as they
     # are they would point into this site once shown.
@@ -190,6 +208,7 @@ def _make_entry(*, link, guid, title, summary_html, content_html, author, publis
         content_html=body_html,
         author=author[:300],
         published_at=published,
+        categories=[c for c in categories if c][:MAX_CATEGORIES],
     )
 
 
@@ -232,6 +251,11 @@ def _parse_json_feed(content: bytes, base_url: str) -> ParsedFeed:
                 published=parse_iso_time(item.get("date_published"))
                 or parse_iso_time(item.get("date_modified")),
                 base=feed_url,
+                categories=[
+                    _plain_text(tag)[:MAX_CATEGORY_CHARS]
+                    for tag in (item.get("tags") if isinstance(item.get("tags"), list) else [])
+                    if isinstance(tag, str)
+                ],
             )
         )
     parsed.skipped += max(0, len(items) - MAX_ENTRIES)
@@ -326,6 +350,7 @@ def parse_feed(
                 published=_time_from_struct(entry.get("published_parsed"))
                 or _time_from_struct(entry.get("updated_parsed")),
                 base=site_url or base_url,
+                categories=_categories(entry),
             )
         )
     parsed.skipped += max(0, len(result.entries) - MAX_ENTRIES)

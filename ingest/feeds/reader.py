@@ -11,8 +11,11 @@ from ingest.refresh.outcome import Fetched
 
 
 def read_feed(source: Source, prefetched: fetch.FetchResult | None = None) -> Fetched:
-    """A conditional GET and a parse; a `file` source (the `ingest` command) is read from disk."""
+    """A conditional GET and a parse; a `file` source (the `ingest` command) is read from disk.
+    A backfill read (ingest/library/backfill.py) is unconditional: a server's wrong 304 must
+    not hide the items the backfill is looking for."""
     fetched = Fetched()
+    conditional = source.backfill_requested_at is None
     try:
         if "file" in source.config:
             content, base_url, headers = Path(source.config["file"]).read_bytes(), "", {}
@@ -21,8 +24,8 @@ def read_feed(source: Source, prefetched: fetch.FetchResult | None = None) -> Fe
                 source.url,
                 max_bytes=fetch.FEED_MAX_BYTES,
                 accept=fetch.FEED_ACCEPT,
-                etag=source.etag,
-                last_modified=source.last_modified,
+                etag=source.etag if conditional else "",
+                last_modified=source.last_modified if conditional else "",
             )
             fetched.result = result
             fetched.http_status = result.status

@@ -463,8 +463,12 @@ def fetch(
     accept: str = "*/*",
     etag: str = "",
     last_modified: str = "",
+    credentials: dict[str, str] | None = None,
 ) -> FetchResult:
-    """GET `url` under the safe-fetch policy; raise a FetchError subclass on any failure."""
+    """GET `url` under the safe-fetch policy; raise a FetchError subclass on any failure.
+
+    `credentials` are request headers of an API's keys (NAVER's X-Naver-Client-Id/-Secret):
+    sent to `url`'s own host only, never along a redirect to another host."""
     headers = {
         "User-Agent": settings.FETCH_USER_AGENT,
         "Accept": accept,
@@ -474,7 +478,7 @@ def fetch(
         headers["If-None-Match"] = etag
     if last_modified:
         headers["If-Modified-Since"] = last_modified
-    return _request(url, headers=headers, max_bytes=max_bytes)
+    return _request(url, headers=headers, max_bytes=max_bytes, credentials=credentials)
 
 
 def post(
@@ -516,6 +520,7 @@ def _request(
     method: str = "GET",
     content: bytes | None = None,
     deadline_seconds: float | None = None,
+    credentials: dict[str, str] | None = None,
 ) -> FetchResult:
     # Read at call time, not bound as a default: tests shorten the module's deadline.
     deadline_seconds = deadline_seconds or TOTAL_DEADLINE_SECONDS
@@ -525,6 +530,7 @@ def _request(
         connect=CONNECT_TIMEOUT_SECONDS, read=READ_TIMEOUT_SECONDS, write=10.0, pool=5.0
     )
     current = url
+    credentials_host = parse_target(url).host if credentials else ""
     hops: list[str] = []
     permanent_target: str | None = None
     all_hops_permanent = True
@@ -540,11 +546,14 @@ def _request(
             if hops and urlsplit(hops[-1]).scheme == "https" and target.scheme == "http":
                 raise FetchRefused(_("A redirect from https to http was refused."), url=current)
             address = resolve_checked(target)
+            hop_headers = headers
+            if credentials and target.host == credentials_host:
+                hop_headers = {**credentials, **headers}
             try:
                 with politeness.turn(target.host, deadline=deadline):
                     if method == "GET":
                         response, body = _send_once(
-                            client, target, address, headers, max_bytes, deadline
+                            client, target, address, hop_headers, max_bytes, deadline
                         )
                     else:
                         response, body = _send_once(

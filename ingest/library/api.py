@@ -117,7 +117,11 @@ class PackSourceSerializer(ResponseSerializer):
     type = serializers.CharField()
     url = serializers.CharField(allow_blank=True)
     discovery_only = serializers.BooleanField()
-    note = serializers.CharField(allow_blank=True)
+    note = serializers.CharField(
+        source="current_note",
+        allow_blank=True,
+        help_text="What this server says about the source now (NAVER: whether discovery is on).",
+    )
 
 
 class PackSerializer(ResponseSerializer):

@@ -6,11 +6,12 @@ created due now, no fetching inside the request — and installing it again adds
 
 The "korean-news" pack follows seed 003: six RSS main sources (khan, donga, hankyung, mk,
 itdonga, voa_ko) in the seed's dedup priority order, and NAVER News Search as a discovery-only
-supplement. The NAVER source is a `search` source refreshed `on_run` and created `disabled`: it
-needs a NAVER Developers application (Client ID and Client Secret for the Search API) and a
-`naver_news` search provider, and it is never picked by the refresh tick. When that provider
-exists it must take an item's `originallink` over `link` (NAVER's `link` may be a redirector)
-and only discover links: the article text always comes from the publisher's page.
+supplement: a `search` source of the `naver_news` provider (ingest/search/providers/naver.py),
+refreshed `on_run` with the interests of the subscription whose run collects it, priority -1
+(below every feed, so a publisher's own copy wins a duplicate cluster). Without NAVER API
+credentials (NAVER_CLIENT_ID / NAVER_CLIENT_SECRET) it is installed `disabled` and says plainly
+that discovery is off; `sync_naver_status()` (run by the dispatcher tick) switches existing
+NAVER sources on and off as the credentials appear and go.
 """
 
 from __future__ import annotations
@@ -18,16 +19,32 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from django.conf import settings
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from ingest.library.bulk_add import SourceSpec, add_sources_to_library, library_keys
 from ingest.models import Source, UserSource
 
+NAVER_PROVIDER = "naver_news"
+# Stored on the source (English, like every background error) while discovery is off.
 NAVER_NEEDS_CREDENTIALS = (
-    "Discovery only. Disabled until NAVER Search API credentials (a NAVER Developers "
-    "application's Client ID and Client Secret) are configured."
+    "Discovery is off: this server has no NAVER Search API credentials (NAVER_CLIENT_ID and "
+    "NAVER_CLIENT_SECRET of a NAVER Developers application). Disabled until they are set."
 )
+NAVER_DISCOVERY_ON = _(
+    "Discovery only: finds articles matching each subscription's interests; their text "
+    "comes from the publisher's page."
+)
+NAVER_DISCOVERY_OFF = _(
+    "Discovery is off: this server has no NAVER Search API credentials (NAVER_CLIENT_ID and "
+    "NAVER_CLIENT_SECRET). The source is added disabled and starts once they are set."
+)
+
+
+def naver_configured() -> bool:
+    """Both NAVER Search API credentials are set (ingest/search/providers/naver.py uses them)."""
+    return bool(settings.NAVER_CLIENT_ID and settings.NAVER_CLIENT_SECRET)
 
 
 class PackError(Exception):
@@ -62,17 +79,36 @@ class PackSource:
     def discovery_only(self) -> bool:
         return self.type == Source.Type.SEARCH
 
+    @property
+    def is_naver(self) -> bool:
+        return self.type == Source.Type.SEARCH and self.provider == NAVER_PROVIDER
+
+    @property
+    def current_status(self) -> str:
+        if self.is_naver:
+            return Source.Status.ACTIVE if naver_configured() else Source.Status.DISABLED
+        return self.status
+
+    @property
+    def current_note(self) -> str:
+        """What the pack page and API say about the source on this server, now."""
+        if self.is_naver:
+            return str(NAVER_DISCOVERY_ON if naver_configured() else NAVER_DISCOVERY_OFF)
+        return str(self.note)
+
     def spec(self) -> SourceSpec:
+        status = self.current_status
+        disabled_note = NAVER_NEEDS_CREDENTIALS if self.is_naver else self.note
         return SourceSpec(
             type=self.type,
             config=self.config,
             url=self.url,
             title=self.title,
             refresh_mode=self.refresh_mode,
-            status=self.status,
+            status=status,
             priority=self.priority,
             refresh_interval_minutes=self.refresh_interval_minutes,
-            last_error=self.note if self.status == Source.Status.DISABLED else "",
+            last_error=disabled_note if status == Source.Status.DISABLED else "",
         )
 
 
@@ -216,17 +252,53 @@ PACKS: tuple[Pack, ...] = (
                 key="naver_news_search",
                 title="NAVER News Search",
                 type=Source.Type.SEARCH,
-                provider="naver_news",
+                provider=NAVER_PROVIDER,
+                # Asked when a run has no interests to ask (NAVER's "breaking news").
                 query="속보",
                 refresh_mode=Source.RefreshMode.ON_RUN,
-                status=Source.Status.DISABLED,
-                priority=0,
-                note=NAVER_NEEDS_CREDENTIALS,
+                # Lowest of all (seed 003 §6: naver last): below feeds added by hand too.
+                priority=-1,
             ),
         ),
     ),
 )
 PACKS_BY_KEY: dict[str, Pack] = {pack.key: pack for pack in PACKS}
+
+# Publishers of the Korean pack by site, for items found elsewhere (a NAVER result names its
+# publisher, not NAVER). The longest matching domain wins (it.donga.com before donga.com).
+PUBLISHERS = {
+    "khan.co.kr": "경향신문",
+    "donga.com": "동아일보",
+    "it.donga.com": "IT동아",
+    "hankyung.com": "한국경제",
+    "mk.co.kr": "매일경제",
+    "voakorea.com": "VOA 한국어",
+}
+
+
+def publisher_name(host: str) -> str:
+    """The publisher of an address's host: a Korean pack title, else the host itself."""
+    host = (host or "").lower().rstrip(".")
+    labels = host.split(".")
+    for start in range(len(labels) - 1):
+        name = PUBLISHERS.get(".".join(labels[start:]))
+        if name:
+            return name
+    return host.removeprefix("www.")
+
+
+def sync_naver_status() -> int:
+    """Switch NAVER search sources on when the credentials are set and off when they are not;
+    returns how many changed. Only sources disabled for want of credentials are switched on
+    (one an admin disabled stays off)."""
+    naver = Source.objects.filter(type=Source.Type.SEARCH, config__provider=NAVER_PROVIDER)
+    if naver_configured():
+        return naver.filter(
+            status=Source.Status.DISABLED, last_error=NAVER_NEEDS_CREDENTIALS
+        ).update(status=Source.Status.ACTIVE, last_error="", consecutive_failures=0)
+    return naver.exclude(status=Source.Status.DISABLED).update(
+        status=Source.Status.DISABLED, last_error=NAVER_NEEDS_CREDENTIALS
+    )
 
 
 @dataclass

@@ -23,6 +23,12 @@ class ParsedEntry:
     content_html: str
     author: str
     published_at: datetime | None
+    # Who published the item, when the reader knows better than the source's title (a search
+    # names the publisher of each result; "" means the source's title).
+    site_name: str = ""
+    # Feed categories, plain text (the item's tags; the first that names a section is its
+    # section, ingest/text/sections.py).
+    categories: list[str] = field(default_factory=list)
 
 
 @dataclass

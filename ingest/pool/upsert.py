@@ -21,13 +21,22 @@ from django.db import connection, transaction
 
 from ingest.canonical import url_hash
 from ingest.models import ContentItem, ContentItemSource, Source
-from ingest.pool import bulk, neardup
+from ingest.pool import bulk, licenses, neardup
 from ingest.pool.dedup import normalize_title, resolve_clusters, soft_matches
 from ingest.pool.entries import ParsedEntry
 from ingest.pool.recent import id_set
 from ingest.text.scores import score_fields
+from ingest.text.sections import clean_tags, section_of
 
-MUTABLE_FIELDS = ("title", "normalized_title", "description", "content_html", "author")
+MUTABLE_FIELDS = (
+    "title",
+    "normalized_title",
+    "description",
+    "content_html",
+    "author",
+    "section",
+    "tags",
+)
 CONTENT_OWNERS = (Source.Type.FEED, Source.Type.PAGE)
 
 
@@ -37,8 +46,20 @@ class UpsertCounts:
     inserted: int = 0
     updated: int = 0
     deduped: int = 0
+    # Distinct entries linked to the source, and how many of them the source saw for the first
+    # time (all of them, on a source that had seen items before: a gap in its reads).
+    distinct: int = 0
+    new_sightings: int = 0
     # Items this upsert inserted, for work done after it (reading levels).
     new_item_ids: list[int] = field(default_factory=list)
+
+
+def _section(entry: ParsedEntry, source: Source) -> str:
+    """Seed 003 §4: a feed's category or the address; a search result has no stable section
+    (NAVER: "先置空"), so it waits for a feed to carry the article."""
+    if source.type == Source.Type.SEARCH:
+        return ""
+    return section_of(categories=entry.categories, url=entry.url)
 
 
 def _new_item(entry: ParsedEntry, digest: str, source: Source, now: datetime) -> ContentItem:
@@ -50,11 +71,14 @@ def _new_item(entry: ParsedEntry, digest: str, source: Source, now: datetime) ->
         description=entry.description,
         content_html=entry.content_html,
         author=entry.author,
-        site_name=source.title[:300],
+        site_name=(entry.site_name or source.title)[:300],
         published_at=entry.published_at,
         first_seen_at=now,
         last_seen_at=now,
         last_fetched_at=now,
+        section=_section(entry, source),
+        tags=clean_tags(entry.categories),
+        license_tier=source.license_tier,
         **score_fields(
             url=entry.url,
             title=entry.title,
@@ -192,7 +216,11 @@ def upsert_entries(
                 "description": entry.description,
                 "content_html": entry.content_html,
                 "author": entry.author,
+                "section": _section(entry, source),
+                "tags": clean_tags(entry.categories),
             }
+            # A section or tags that this reader cannot tell never erase known ones.
+            fresh = {k: v for k, v in fresh.items() if v or k not in ("section", "tags")}
             if not speaks_for_items:
                 fresh = {k: v for k, v in fresh.items() if v and not getattr(item, k)}
             dirty = False
@@ -260,6 +288,12 @@ def upsert_entries(
                 for digest, entry in by_hash.items()
                 if digest in ids
             ]
+        )
+        counts.distinct = len(by_hash)
+        counts.new_sightings = len(newly_seen)
+        # A known item carried by one more source takes that source's tier if stricter.
+        licenses.raise_to_source(
+            source, [item.pk for item in existing.values() if item.pk in newly_seen]
         )
 
         placed = {inserted[d]: fp for d, fp in fingerprints.items() if d in inserted}

@@ -25,7 +25,7 @@ from django.db import DatabaseError, connection, connections, transaction
 
 from config import leases
 from ingest.fetching import fetch, politeness
-from ingest.models import FetchLog, Source
+from ingest.models import ContentItemSource, FetchLog, Source
 from ingest.pool.entries import ParsedFeed
 from ingest.pool.upsert import UpsertCounts, upsert_entries
 from ingest.refresh import readers
@@ -76,7 +76,22 @@ def _apply_parsed(source: Source, parsed: ParsedFeed, now: datetime) -> UpsertCo
         source.title = parsed.title[:300]
     if parsed.site_url and not source.site_url and parsed.site_url.startswith("http"):
         source.site_url = parsed.site_url[:2048]
+    if parsed.language and source.type == Source.Type.FEED:
+        source.language = parsed.language.strip().lower()[:16]
     return upsert_entries(source, parsed.entries, now=now, baseline=parsed.baseline)
+
+
+def _reads_left_a_gap(source: Source, counts: UpsertCounts, now: datetime) -> bool:
+    """Every item of this read is new to a feed that had items before: more was published
+    between two reads than the feed holds, so some items may never have been seen. (One
+    extra query, only when every item is new.)"""
+    return (
+        source.type == Source.Type.FEED
+        and source.last_refresh_at is not None  # (not yet updated: the previous read's time)
+        and counts.distinct >= 2
+        and counts.new_sightings == counts.distinct
+        and ContentItemSource.objects.filter(source=source, first_seen_at__lt=now).exists()
+    )
 
 
 def fetch_and_parse(source: Source, *, prefetched: fetch.FetchResult | None = None) -> Fetched:
@@ -102,6 +117,9 @@ _REFRESH_FIELDS = [
     "next_refresh_at",
     "attempts",
     "lease_expires_at",
+    "language",
+    "gap_detected_at",
+    "backfill_requested_at",
 ]
 
 
@@ -119,10 +137,15 @@ def _commit_without_waiting_for_disk() -> None:
 
 def store_refresh(source: Source, fetched: Fetched, *, now: datetime) -> RefreshOutcome:
     """The database half of a refresh: upsert the items, update the source's schedule and
-    conditional-GET state, and write exactly one FetchLog — all in one transaction."""
+    conditional-GET state, and write exactly one FetchLog — all in one transaction.
+
+    A refresh of a feed with a backfill requested is the backfill read: its log is of kind
+    `backfill`, and only a successful one settles the request and the source's gap."""
     started = time.monotonic()
+    backfill = source.type == Source.Type.FEED and source.backfill_requested_at is not None
     log = FetchLog(
         source=source,
+        kind=FetchLog.Kind.BACKFILL if backfill else FetchLog.Kind.REFRESH,
         started_at=now,
         outcome=FetchLog.Outcome.OK,
         http_status=fetched.http_status,
@@ -155,6 +178,12 @@ def store_refresh(source: Source, fetched: Fetched, *, now: datetime) -> Refresh
                 log.updated = counts.updated
                 log.deduped = counts.deduped
                 log.failed = fetched.parsed.skipped
+                if backfill:
+                    source.gap_detected_at = None
+                if _reads_left_a_gap(source, counts, now):
+                    source.gap_detected_at = now
+            if backfill:
+                source.backfill_requested_at = None
             source.consecutive_failures = 0
             source.last_error = ""
             source.status = Source.Status.ACTIVE

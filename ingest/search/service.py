@@ -2,7 +2,10 @@
 
 Providers (ingest/search/providers/): `pool` — full-text search over the content pool, which
 links matching items to the source; `searxng` — a SearXNG instance's JSON API, whose results
-are canonicalized and upserted into the pool. A source's config is {"provider", "query"}.
+are canonicalized and upserted into the pool; `naver_news` — NAVER's News Search API,
+discovery only (the Korean pack's supplement), asked with the interests of the subscription
+whose run collects it, each query at most once per 30 minutes. A source's config is
+{"provider", "query"}.
 
 Search sources refresh `on_run`: every run of a subscription that uses one collects it first
 (`collect_on_run`, registered with digests.on_run by the ingest app), records one `search` on
@@ -18,19 +21,21 @@ from __future__ import annotations
 import time
 from datetime import datetime, timedelta
 
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from ingest.library.bulk_add import SourceSpec, add_sources_to_library
 from ingest.library.input import SourceInputError
-from ingest.models import Source, UserSource
+from ingest.models import SearchQueryPoll, Source, UserSource
 from ingest.refresh.outcome import Fetched
 from ingest.refresh.pipeline import store_refresh
 from ingest.search.providers.base import SearchProvider
+from ingest.search.providers.naver import NaverNewsProvider
 from ingest.search.providers.pool import PoolProvider, query_terms
 from ingest.search.providers.searxng import SearxngProvider
 
 PROVIDERS: dict[str, SearchProvider] = {
-    provider.key: provider for provider in (PoolProvider(), SearxngProvider())
+    provider.key: provider for provider in (PoolProvider(), SearxngProvider(), NaverNewsProvider())
 }
 DEFAULT_PROVIDER = "pool"
 MAX_QUERY_CHARS = 300
@@ -80,16 +85,74 @@ def _answered_recently(source: Source, now: datetime) -> bool:
     )
 
 
-def collect_on_run(source: Source, now: datetime, meter) -> None:
+def claim_queries(
+    source: Source, queries: list[str], *, now: datetime, floor: timedelta
+) -> dict[str, datetime | None]:
+    """Claim the queries of `source` not asked within `floor`: one conditional UPDATE (or
+    INSERT) each, so of two runs asking at once exactly one asks. Returns query -> when it
+    was asked before (None: never), for `release_queries`."""
+    claimed: dict[str, datetime | None] = {}
+    for query in queries:
+        previous = (
+            SearchQueryPoll.objects.filter(source=source, query=query)
+            .values_list("last_asked_at", flat=True)
+            .first()
+        )
+        if previous is None:
+            try:
+                with transaction.atomic():
+                    SearchQueryPoll.objects.create(source=source, query=query, last_asked_at=now)
+            except IntegrityError:
+                continue  # another run asked it a moment ago
+            claimed[query] = None
+        elif previous <= now - floor and SearchQueryPoll.objects.filter(
+            source=source, query=query, last_asked_at=previous
+        ).update(last_asked_at=now):
+            claimed[query] = previous
+    return claimed
+
+
+def release_queries(source: Source, claimed: dict[str, datetime | None], *, now: datetime):
+    """A collection that failed did not ask: its queries may be asked at the next attempt."""
+    for query, previous in claimed.items():
+        rows = SearchQueryPoll.objects.filter(source=source, query=query, last_asked_at=now)
+        if previous is None:
+            rows.delete()
+        else:
+            rows.update(last_asked_at=previous)
+
+
+def _collect_queries(source, provider, now, meter, subscription) -> None:
+    queries = provider.queries_for(source, subscription)
+    claimed = claim_queries(source, queries, now=now, floor=provider.query_floor)
+    if not claimed:
+        # Every query was asked less than the floor ago: the pool already has the answers.
+        meter.record("search", cache_hit=True)
+        return
+    started = time.monotonic()
+    fetched = provider.read(source, queries=list(claimed))
+    fetched.duration_ms = int((time.monotonic() - started) * 1000)
+    outcome = provider.store(source, fetched, now=now)
+    if outcome.ok:
+        meter.record("search", cache_hit=False)
+    else:
+        release_queries(source, claimed, now=now)
+
+
+def collect_on_run(source: Source, now: datetime, meter, subscription=None) -> None:
     """The on-run collector of search sources (digests.on_run): fetch fresh results now, store
     them, meter the search. A source in back-off after failures is skipped until its next
-    attempt time, and nothing is metered for it."""
+    attempt time, and nothing is metered for it. Providers with a per-query floor (NAVER) ask
+    `subscription`'s interests, each query at most once per floor."""
     if _backing_off(source, now):
+        return
+    provider = provider_of(source)
+    if provider is not None and provider.query_floor and not _unusable_reason(source, provider):
+        _collect_queries(source, provider, now, meter, subscription)
         return
     if _answered_recently(source, now):
         meter.record("search", cache_hit=True)
         return
-    provider = provider_of(source)
     reason = _unusable_reason(source, provider)
     if reason:
         store_refresh(source, Fetched(error=reason), now=now)

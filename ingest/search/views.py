@@ -28,7 +28,8 @@ class SearchForm(forms.Form):
         initial=search.DEFAULT_PROVIDER,
         help_text=gettext_lazy(
             "Tidings pool: everything Tidings has already collected. SearXNG: the web, "
-            "through this server's SearXNG instance."
+            "through this server's SearXNG instance. NAVER News: Korean news articles, "
+            "through NAVER's Search API (when this server has its credentials)."
         ),
     )
 

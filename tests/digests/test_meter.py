@@ -57,7 +57,7 @@ def test_a_run_without_on_run_sources_stores_a_zero_breakdown(alice, now):
 def search_collector():
     calls = []
 
-    def collect(source, now, meter):
+    def collect(source, now, meter, **_context):
         calls.append(source.pk)
         meter.record("search")
         meter.record("page_fetch", count=2)
@@ -128,7 +128,7 @@ def test_each_attempt_meters_what_it_did(alice, now, search_collector, monkeypat
 
 
 def test_a_failing_collector_degrades_the_run_instead_of_failing_it(alice, now):
-    def broken(source, now, meter):
+    def broken(source, now, meter, **_context):
         meter.record("search")
         raise TimeoutError("search engine down")
 

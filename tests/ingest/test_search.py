@@ -243,10 +243,10 @@ def test_a_scheduled_searxng_source_refreshes_through_the_usual_pipeline(searxng
 
 
 def test_an_unknown_provider_is_recorded_on_the_source(alice, now):
-    source = search_source(alice, provider="naver_news", query="속보")
+    source = search_source(alice, provider="bing", query="속보")
     collect_on_run(source, now, RunMeter())
     source.refresh_from_db()
-    assert source.last_error.startswith("Unknown search provider 'naver_news'")
+    assert source.last_error.startswith("Unknown search provider 'bing'")
     assert source.consecutive_failures == 1
 
 
@@ -343,7 +343,7 @@ def test_adding_a_search_creates_a_shared_on_run_source(alice, bob, now):
             "pool",
             {"query": "Enter at least one word or phrase (alternatives separated by commas)."},
         ),
-        ("rust", "bing", {"provider": "Choose one of pool, searxng."}),
+        ("rust", "bing", {"provider": "Choose one of pool, searxng, naver_news."}),
         (
             "rust",
             "searxng",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from ingest.models import Source
 from ingest.refresh.outcome import Fetched, RefreshOutcome
@@ -23,12 +23,21 @@ class SearchProvider:
     # Answered from Tidings' own pool, not from outside: metered as a cache hit, and not
     # runnable by the generic (scheduled) refresh pipeline.
     local: bool = False
+    # Set: the provider asks its queries one by one (`queries_for`), each at most once per
+    # this long whoever asks (ingest.models.SearchQueryPoll); unset: a source's one query is
+    # reused for the service's REUSE_WINDOW.
+    query_floor: timedelta | None = None
 
     def unavailable_reason(self) -> str:
         """Why this provider cannot be used on this server ("" when it can)."""
         return ""
 
-    def read(self, source: Source) -> Fetched:
+    def queries_for(self, source: Source, subscription=None) -> list[str]:
+        """What to ask when `subscription`'s run collects `source` (None: a scheduled refresh)."""
+        query = (source.config or {}).get("query", "")
+        return [query] if query else []
+
+    def read(self, source: Source, queries: list[str] | None = None) -> Fetched:
         raise NotImplementedError
 
     def store(self, source: Source, fetched: Fetched, *, now: datetime) -> RefreshOutcome:

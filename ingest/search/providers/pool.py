@@ -39,7 +39,7 @@ class PoolProvider(SearchProvider):
     label = _("Tidings pool")
     local = True
 
-    def read(self, source: Source) -> Fetched:
+    def read(self, source: Source, queries: list[str] | None = None) -> Fetched:
         # Nothing to fetch: the database half does the search.
         return Fetched(parsed=ParsedFeed(title="", site_url="", language=""))
 

@@ -88,7 +88,7 @@ class SearxngProvider(SearchProvider):
             )
         return ""
 
-    def read(self, source: Source) -> Fetched:
+    def read(self, source: Source, queries: list[str] | None = None) -> Fetched:
         fetched = Fetched()
         query = source.config.get("query", "")
         try:
