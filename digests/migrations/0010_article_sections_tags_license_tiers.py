@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('digests', '0008_leases'),
+        ('digests', '0009_deliveries_on_the_shared_lease'),
     ]
 
     operations = [
