@@ -360,6 +360,13 @@ COMBINATION_CACHE_LEASE_SECONDS = env_int(
     "COMBINATION_CACHE_LEASE_SECONDS", LLM_TIMEOUT_SECONDS * (LLM_MAX_RETRIES + 1), minimum=1
 )
 SEARXNG_URL = env_str("SEARXNG_URL")
+# Web Push (digests/delivery/push.py): the VAPID key pair (base64url, as `vapid --gen` or any
+# Web Push library prints them: the raw 32-byte private key or its PEM/DER, and the
+# uncompressed public point) and the contact the push services may write to. Without both
+# keys push is off and the preferences page says so.
+TIDINGS_VAPID_PUBLIC_KEY = env_str("TIDINGS_VAPID_PUBLIC_KEY")
+TIDINGS_VAPID_PRIVATE_KEY = env_str("TIDINGS_VAPID_PRIVATE_KEY")
+TIDINGS_VAPID_SUBJECT = env_str("TIDINGS_VAPID_SUBJECT", f"{SITE_URL.rstrip('/')}/")
 
 FETCH_USER_AGENT = env_str("FETCH_USER_AGENT", f"Tidings/0.1 (+{SITE_URL}; feed and page fetcher)")
 FETCH_EXTRA_ALLOWED_PORTS = [int(p) for p in env_list("FETCH_EXTRA_ALLOWED_PORTS")]

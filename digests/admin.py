@@ -6,6 +6,7 @@ from digests.models import (
     Delivery,
     LLMBudgetDay,
     LLMCall,
+    PushSend,
     Run,
     RunItem,
     Subscription,
@@ -38,7 +39,7 @@ class SubscriptionAdmin(admin.ModelAdmin):
     ]
     list_filter = ["status", "redelivery", "language_mode", "email_enabled"]
     search_fields = ["name", "topic", "owner__email"]
-    raw_id_fields = ["owner"]
+    raw_id_fields = ["owner", "watch_source"]
     inlines = [SubscriptionSourceInline]
 
 
@@ -130,3 +131,9 @@ class WebhookEndpointAdmin(admin.ModelAdmin):
     # The secret signs deliveries: the admin never shows it, only its first characters.
     exclude = ["secret", "previous_secret"]
     readonly_fields = ["secret_hint"]
+
+
+@admin.register(PushSend)
+class PushSendAdmin(admin.ModelAdmin):
+    list_display = ["delivery", "device", "response_code", "sent_at"]
+    raw_id_fields = ["delivery", "device"]

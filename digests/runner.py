@@ -141,7 +141,13 @@ def _candidate_rows(
             subscription.followed_topic_id, since=since, limit=CANDIDATE_LIMIT
         )
     elif source_ids:
-        candidate_ids = recent_item_ids(source_ids, since=since, limit=CANDIDATE_LIMIT)
+        sighted_since = since
+        if subscription.watch_source_id and subscription.notify_since:
+            # A watch's notifier tells about links that appeared since it was turned on
+            # (digests/watches.py): what others' watch of the same list found before is not
+            # news to it.
+            sighted_since = max(since, subscription.notify_since)
+        candidate_ids = recent_item_ids(source_ids, since=sighted_since, limit=CANDIDATE_LIMIT)
     else:
         # Topic-only: the whole pool through the full-text index; scoring decides what matches.
         if not interests.terms:

@@ -39,6 +39,8 @@ class UpsertCounts:
     deduped: int = 0
     # Items this upsert inserted, for work done after it (reading levels).
     new_item_ids: list[int] = field(default_factory=list)
+    # Items this source had never seen before, baseline sightings left out: its news.
+    newly_seen: int = 0
 
 
 def _new_item(entry: ParsedEntry, digest: str, source: Source, now: datetime) -> ContentItem:
@@ -261,6 +263,8 @@ def upsert_entries(
                 if digest in ids
             ]
         )
+
+        counts.newly_seen = 0 if baseline else len(newly_seen)
 
         placed = {inserted[d]: fp for d, fp in fingerprints.items() if d in inserted}
         neardup.store_bands(placed | refingerprinted, replace=list(refingerprinted))
