@@ -21,6 +21,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from config.api.errors import ServiceRefusal
+from digests.delivery.endpoints import WebhookURLError, check_url
 from inbox.models import PushDevice
 from ingest.fetching import fetch
 
@@ -57,10 +58,15 @@ def _endpoint(value: str) -> str:
             {"endpoint": _("At most %(count)d characters.") % {"count": ENDPOINT_MAX_CHARS}}
         )
     try:
+        # The webhook rule: syntax, scheme, port and a literal address's range now; the
+        # host's addresses are resolved and checked by the fetch client at every send.
+        check_url(value)
         target = fetch.parse_target(value)
-    except fetch.FetchError as exc:
+    except (WebhookURLError, fetch.FetchError) as exc:
         raise PushDeviceError({"endpoint": exc.message}) from None
-    if target.scheme != "https" and not settings.FETCH_TEST_ONLY_LOOPBACK_HOSTS:
+    # Push services are https; the test-only loopback hosts (never set in production) serve
+    # the tests' fake push service over plain http.
+    if target.scheme != "https" and target.host not in settings.FETCH_TEST_ONLY_LOOPBACK_HOSTS:
         raise PushDeviceError({"endpoint": _("A push endpoint is an https address.")})
     return value
 
@@ -79,8 +85,8 @@ def register_device(
             message=_("Web Push is off on this server."),
         )
     endpoint = _endpoint(endpoint)
-    p256dh = _b64url(p256dh, "p256dh", 65, _("an uncompressed P-256 public key (65 bytes)"))
-    auth = _b64url(auth, "auth", 16, _("a 16-byte authentication secret"))
+    p256dh = _b64url(p256dh, "keys.p256dh", 65, _("an uncompressed P-256 public key (65 bytes)"))
+    auth = _b64url(auth, "keys.auth", 16, _("a 16-byte authentication secret"))
     label = " ".join((label or "").split())
     if len(label) > LABEL_MAX_CHARS:
         raise PushDeviceError(
