@@ -23,7 +23,7 @@ from django.utils.translation import gettext, ngettext
 from billing import charges
 from config import leases
 from config.moments import moment
-from digests import enrichment, llm, on_run, writer
+from digests import enrichment, llm, on_run, periods, writer
 from digests import relevance as model_relevance
 from digests.delivery.service import plan_for_run as plan_deliveries
 from digests.meter import RunMeter
@@ -478,6 +478,27 @@ class RunTexts:
         return writer.Narrative(markdown, TEMPLATE)
 
 
+def combination_of(subscription: Subscription, *, now: datetime) -> writer.Combination:
+    """The combination cache's first level for this subscription's run at `now`: its
+    source-set hash (seed 002), what decides its selection, and its digest period."""
+    kind = periods.digest_type(subscription.cron)
+    return writer.Combination(
+        source_set_hash=subscription.source_set_hash,
+        selection={
+            "interests": sorted(subscription.interests or []),
+            "negative_keywords": sorted(subscription.negative_keywords or []),
+            "topic": subscription.topic if not subscription.interests else "",
+            "followed_topic": subscription.followed_topic_id,
+            "min_score": subscription.min_score,
+            "max_items": subscription.max_items,
+            "content_window_hours": subscription.content_window_hours,
+            "reading_levels": sorted(subscription.reading_levels or []),
+        },
+        period=kind,
+        window=periods.period_window(kind, subscription.timezone, now),
+    )
+
+
 def prepare_texts(
     run: Run,
     subscription: Subscription,
@@ -512,6 +533,7 @@ def prepare_texts(
             now=now,
             run_id=run.pk,
             deadline=deadline,
+            combination=combination_of(subscription, now=now),
         )
         texts.narrative_item_ids = [c.item_id for c in likely]
     return texts

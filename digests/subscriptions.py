@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy
 
 from billing import limits
 from config import leases
-from digests import interests
+from digests import interests, source_sets
 from digests.delivery import endpoints
 from digests.delivery.subject import SubjectTemplateError, check_subject_template
 from digests.models import MAX_ITEMS_HARD_CAP, Run, Subscription, SubscriptionSource
@@ -355,6 +355,8 @@ def _set_sources(subscription: Subscription, source_ids: list[int]) -> None:
         [SubscriptionSource(subscription=subscription, source_id=i) for i in source_ids],
         ignore_conflicts=True,
     )
+    # Seed 002's subscription hash, in the same transaction as the change.
+    source_sets.refresh_subscriptions([subscription.pk])
 
 
 def _check_plan(

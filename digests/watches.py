@@ -38,6 +38,7 @@ from billing import limits
 from config.api.errors import ServiceRefusal
 from digests.delivery import push
 from digests.models import MAX_ITEMS_HARD_CAP, Subscription, SubscriptionSource
+from digests.source_sets import refresh_subscriptions
 from digests.watch_schedule import (
     DEFAULT_CHECK_MINUTES,
     MAX_CHECK_MINUTES,
@@ -247,6 +248,7 @@ def set_watch_notifications(
         notifier.save()
         if creating:
             SubscriptionSource.objects.get_or_create(subscription=notifier, source=source)
+            refresh_subscriptions([notifier.pk])
             inbox_changed(user.pk)  # the Inbox's filter lists subscriptions by name
         sync_source_intervals([source.pk])
     return notifier

@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from ingest.canonical import InvalidURL, canonicalize_url
 from ingest.feeds.parse import looks_like_html
 from ingest.fetching import browser, fetch
+from ingest.library.source_sets import refresh_users
 from ingest.library.sources import AddedSource, SourceError
 from ingest.models import Source, UserSource, config_hash
 from ingest.pool.entries import ParsedFeed
@@ -234,6 +235,8 @@ def add_list_watch(
             source=source,
             defaults={"display_name": (display_name or source.title or url)[:300]},
         )
+        if linked:
+            refresh_users([user.pk])
         # Settings not given stay as they are (a new watch: the Inbox, an hour).
         watches.set_watch_notifications(
             user,
