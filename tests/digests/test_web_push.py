@@ -345,3 +345,28 @@ def test_vapid_keys_prints_a_pair_the_push_channel_signs_with(fixture_server, se
     header = vapid_headers("https://push.example.com/send/x")["Authorization"]
     assert header.endswith(",k=" + pair["TIDINGS_VAPID_PUBLIC_KEY"])
     assert Vapid02.verify(header)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_racing_workers_push_each_change_once_per_device(fixture_server, alice, now, vapid):
+    from django.db import connection
+
+    from tests.threads import at_once
+
+    if connection.vendor != "postgresql":
+        pytest.skip("concurrent claims are tested on PostgreSQL")
+    phone, laptop = Browser.new(), Browser.new()
+    device_for(alice, fixture_server, "/push/phone", phone, now)
+    device_for(alice, fixture_server, "/push/laptop", laptop, now)
+    source = watch(fixture_server, alice, now, "a", notify=["inbox", "push"]).user_source.source
+    serve(fixture_server, "a", "b")
+    refresh_source(Source.objects.get(pk=source.pk), now=now + HOUR)
+    [claimed] = claim_due_subscriptions(now=now + HOUR)
+    run = runner.execute_run(claimed.pk, now=now + HOUR)
+    delivery = Delivery.objects.get(run=run, channel="push")
+
+    at_once(lambda _n: deliveries.send_delivery(delivery.pk, now=now + HOUR), range(6))
+    assert Delivery.objects.get(pk=delivery.pk).status == "sent"
+    assert len(pushes(fixture_server, "/push/phone")) == 1
+    assert len(pushes(fixture_server, "/push/laptop")) == 1
