@@ -355,3 +355,36 @@ def test_the_console_form_starts_and_changes_a_watch(fixture_server, client, ali
     saved = client.post(settings_path, {"notify": [], "check_interval_minutes": "60"})
     assert saved.status_code == 302
     assert settings_of(notifier_for(alice, user_source.source)).channels == ()
+
+
+def test_the_notifier_is_edited_like_a_subscription_but_never_gets_a_schedule(
+    fixture_server, alice, now
+):
+    from digests.subscriptions import (
+        SubscriptionInputError,
+        pause,
+        resume,
+        update_subscription,
+    )
+
+    source = watch(fixture_server, alice, now, "a").user_source.source
+    notifier = notifier_for(alice, source)
+    # The console's form sends every field, an empty schedule among them.
+    update_subscription(
+        notifier, {"email_enabled": True, "cron": "", "run_at": None, "name": "Blog"}, now=now
+    )
+    assert settings_of(notifier_for(alice, source)).channels == ("inbox", "email")
+    with pytest.raises(SubscriptionInputError) as refused:
+        update_subscription(notifier, {"cron": "0 8 * * *"}, now=now)
+    assert list(refused.value.errors) == ["cron"]
+    assert notifier_for(alice, source).cron == ""
+
+    # Paused and resumed from the subscription page: what came meanwhile is not news.
+    pause(notifier)
+    serve(fixture_server, "a", "b")
+    refresh_source(source, now=now + HOUR)
+    resume(notifier_for(alice, source), now=now + 2 * HOUR)
+    serve(fixture_server, "a", "b", "c")
+    refresh_source(Source.objects.get(pk=source.pk), now=now + 3 * HOUR)
+    run_tick(now + 3 * HOUR + timedelta(minutes=1))
+    assert delivered_urls(alice) == [fixture_server.url("/blog/c")]
