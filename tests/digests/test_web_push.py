@@ -370,3 +370,30 @@ def test_racing_workers_push_each_change_once_per_device(fixture_server, alice, 
     assert Delivery.objects.get(pk=delivery.pk).status == "sent"
     assert len(pushes(fixture_server, "/push/phone")) == 1
     assert len(pushes(fixture_server, "/push/laptop")) == 1
+
+
+def test_at_most_twenty_devices_and_a_known_one_can_always_refresh(alice, now, vapid):
+    from inbox.push_devices import MAX_DEVICES, PushDeviceError, register_device
+
+    browser = Browser.new()
+    keys = {"p256dh": browser.p256dh, "auth": b64(browser.auth)}
+    for n in range(MAX_DEVICES):
+        register_device(alice, endpoint=f"https://push.example.com/d/{n}", now=now, **keys)
+    with pytest.raises(PushDeviceError) as refused:
+        register_device(alice, endpoint="https://push.example.com/d/extra", now=now, **keys)
+    assert list(refused.value.errors) == ["endpoint"]
+    # The same browser subscribing again (new keys) is not one more device.
+    _device, created = register_device(
+        alice, endpoint="https://push.example.com/d/0", now=now, **keys
+    )
+    assert created is False and PushDevice.objects.filter(user=alice).count() == MAX_DEVICES
+
+
+def test_an_endpoint_registered_by_another_account_moves_to_the_new_one(alice, bob, now, vapid):
+    from inbox.push_devices import register_device
+
+    browser = Browser.new()
+    keys = {"p256dh": browser.p256dh, "auth": b64(browser.auth)}
+    register_device(alice, endpoint="https://push.example.com/shared", now=now, **keys)
+    register_device(bob, endpoint="https://push.example.com/shared", now=now, **keys)
+    assert list(PushDevice.objects.values_list("user__email", flat=True)) == ["bob@example.com"]
