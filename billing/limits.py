@@ -17,6 +17,8 @@ What counts:
 - manual "Run now": runs the user started by hand in the last hour.
 - public topics (free: at most 3 listed, at most 3 public publishes a day) and private
   topics (paid tiers only).
+- how often a watched list may be checked (`min_watch_interval`; a watch's check interval,
+  digests/watches.py). Never below the fetch policy's 30 minutes per address (SPEC §4.8).
 
 Downgrading never deletes anything: `enforce()` pauses what no longer fits, with a reason the
 user sees on the subscription.
@@ -38,6 +40,7 @@ from billing.accounts import account_for, lock_for_user
 from billing.models import Account, Tier
 from config.api.errors import ServiceRefusal
 from digests.models import Run, Subscription
+from digests.watch_schedule import sync_source_intervals
 from topics.models import PublishEvent, Topic
 
 
@@ -49,13 +52,37 @@ class TierLimits:
     public_topics: int | None  # None: no limit
     public_publishes_per_day: int | None
     private_topics: bool
+    # The shortest check interval of a watched list (seed 004: at least an hour for free).
+    min_watch_interval: timedelta = timedelta(minutes=60)
 
 
+_HOUR = timedelta(minutes=60)
+_HALF_HOUR = timedelta(minutes=30)  # the fetch policy's floor per address
 LIMITS = {
-    Tier.FREE: TierLimits(3, timedelta(minutes=60), 5, 3, 3, private_topics=False),
-    Tier.BASIC: TierLimits(20, timedelta(minutes=10), 20, None, None, private_topics=True),
-    Tier.PRO: TierLimits(100, timedelta(minutes=1), 60, None, None, private_topics=True),
-    Tier.TEAM: TierLimits(500, timedelta(minutes=1), 120, None, None, private_topics=True),
+    Tier.FREE: TierLimits(
+        3, timedelta(minutes=60), 5, 3, 3, private_topics=False, min_watch_interval=_HOUR
+    ),
+    Tier.BASIC: TierLimits(
+        20, timedelta(minutes=10), 20, None, None, private_topics=True, min_watch_interval=_HOUR
+    ),
+    Tier.PRO: TierLimits(
+        100,
+        timedelta(minutes=1),
+        60,
+        None,
+        None,
+        private_topics=True,
+        min_watch_interval=_HALF_HOUR,
+    ),
+    Tier.TEAM: TierLimits(
+        500,
+        timedelta(minutes=1),
+        120,
+        None,
+        None,
+        private_topics=True,
+        min_watch_interval=_HALF_HOUR,
+    ),
 }
 
 # Why the platform paused a subscription (digests.Subscription.paused_reason).
@@ -197,6 +224,32 @@ def check_manual_run(account: Account, *, user_id: int, now: datetime) -> None:
     )
 
 
+# --- Watches -------------------------------------------------------------------------------
+
+
+def min_watch_minutes(account: Account) -> int:
+    return int(limits_of(account).min_watch_interval.total_seconds() // 60)
+
+
+def check_watch_interval(account: Account, minutes: int) -> None:
+    """Refuse a watch check interval shorter than the tier allows."""
+    floor = min_watch_minutes(account)
+    if minutes < floor:
+        raise TierLimitError(
+            "check_interval_minutes",
+            _(
+                "Your %(plan)s plan checks a watched page at most once every %(limit)s; "
+                "choose %(minutes)d minutes or more, or upgrade your plan."
+            )
+            % {
+                "plan": _plan(account),
+                "limit": duration_words(floor * 60),
+                "minutes": floor,
+            },
+            limit="min_watch_interval",
+        )
+
+
 # --- Public and private topics --------------------------------------------------------------
 
 
@@ -269,7 +322,21 @@ def enforce(account: Account, *, now: datetime) -> list[int]:
                 next_run_at=None,
                 updated_at=now,
             )
+    _slow_down_watches(account, now=now)
     return too_often + too_many
+
+
+def _slow_down_watches(account: Account, *, now: datetime) -> None:
+    """Watches checked more often than the tier now allows are checked at its minimum (the
+    user sees the new interval on the watch; nothing is paused or lost)."""
+    floor = min_watch_minutes(account)
+    too_often = Subscription.objects.alive().filter(
+        owner_id=account.user_id, watch_source__isnull=False, check_interval_minutes__lt=floor
+    )
+    source_ids = list(too_often.values_list("watch_source_id", flat=True))
+    if source_ids:
+        too_often.update(check_interval_minutes=floor, updated_at=now)
+        sync_source_intervals(source_ids)
 
 
 def _fits(account: Account, subscription: Subscription, now: datetime) -> bool:

@@ -366,6 +366,22 @@ SEARXNG_URL = env_str("SEARXNG_URL")
 NAVER_CLIENT_ID = env_str("NAVER_CLIENT_ID")
 NAVER_CLIENT_SECRET = env_str("NAVER_CLIENT_SECRET")
 NAVER_SEARCH_API_URL = env_str("NAVER_SEARCH_API_URL", "https://openapi.naver.com")
+# Web Push (digests/delivery/push.py): the VAPID key pair (base64url, as `manage.py
+# vapid_keys` prints them: the raw 32-byte private key, and the uncompressed public point) and
+# the contact the push services may write to (RFC 8292: a mailto: or https: URI; by default
+# the site when it is https, else the sender address). Without both keys push is off and the
+# preferences page says so.
+TIDINGS_VAPID_PUBLIC_KEY = env_str("TIDINGS_VAPID_PUBLIC_KEY")
+TIDINGS_VAPID_PRIVATE_KEY = env_str("TIDINGS_VAPID_PRIVATE_KEY")
+_sender = DEFAULT_FROM_EMAIL.rpartition("<")[2].rstrip(">").strip()
+TIDINGS_VAPID_SUBJECT = env_str(
+    "TIDINGS_VAPID_SUBJECT",
+    f"{SITE_URL}/" if SITE_URL.startswith("https://") else f"mailto:{_sender}",
+)
+if not TIDINGS_VAPID_SUBJECT.startswith(("mailto:", "https://")):
+    raise ImproperlyConfigured(
+        f"TIDINGS_VAPID_SUBJECT: {TIDINGS_VAPID_SUBJECT!r} is neither a mailto: nor an https: URI."
+    )
 
 FETCH_USER_AGENT = env_str("FETCH_USER_AGENT", f"Tidings/0.1 (+{SITE_URL}; feed and page fetcher)")
 FETCH_EXTRA_ALLOWED_PORTS = [int(p) for p in env_list("FETCH_EXTRA_ALLOWED_PORTS")]

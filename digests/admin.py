@@ -6,12 +6,14 @@ from digests.models import (
     Delivery,
     LLMBudgetDay,
     LLMCall,
+    PushSend,
     Run,
     RunItem,
     Subscription,
     SubscriptionSource,
     WebhookEndpoint,
 )
+from ingest.models import UserSourceSet
 
 
 class SubscriptionSourceInline(admin.TabularInline):
@@ -35,11 +37,32 @@ class SubscriptionAdmin(admin.ModelAdmin):
         "next_run_at",
         "last_run_at",
         "email_enabled",
+        "source_set",
     ]
     list_filter = ["status", "redelivery", "language_mode", "email_enabled"]
-    search_fields = ["name", "topic", "owner__email"]
-    raw_id_fields = ["owner"]
+    search_fields = ["name", "topic", "owner__email", "source_set_hash"]
+    raw_id_fields = ["owner", "watch_source"]
+    readonly_fields = ["source_set_hash", "source_count"]
     inlines = [SubscriptionSourceInline]
+
+    def get_queryset(self, request):
+        # Seed 002: how many users share each subscription's source-set hash, in one query.
+        sharing = (
+            Subscription.objects.alive()
+            .filter(source_set_hash=models.OuterRef("source_set_hash"))
+            .order_by()
+            .values("source_set_hash")
+            .annotate(users=models.Count("owner", distinct=True))
+            .values("users")
+        )
+        return super().get_queryset(request).annotate(sharing_users=models.Subquery(sharing))
+
+    @admin.display(description="source set (users sharing it)", ordering="sharing_users")
+    def source_set(self, subscription):
+        if not subscription.source_set_hash:
+            return "—"
+        users = getattr(subscription, "sharing_users", None) or 0
+        return f"{subscription.source_set_hash[:12]}… ({users})"
 
 
 class RunItemInline(admin.TabularInline):
@@ -130,3 +153,39 @@ class WebhookEndpointAdmin(admin.ModelAdmin):
     # The secret signs deliveries: the admin never shows it, only its first characters.
     exclude = ["secret", "previous_secret"]
     readonly_fields = ["secret_hint"]
+
+
+@admin.register(PushSend)
+class PushSendAdmin(admin.ModelAdmin):
+    list_display = ["delivery", "device", "response_code", "sent_at"]
+    raw_id_fields = ["delivery", "device"]
+
+
+@admin.register(UserSourceSet)
+class UserSourceSetAdmin(admin.ModelAdmin):
+    """Seed 002's per-user hash (the user's library), with how many users share it."""
+
+    list_display = ["user", "short_hash", "source_count", "sharing_users", "updated_at"]
+    search_fields = ["user__email", "source_set_hash"]
+    readonly_fields = ["user", "source_set_hash", "source_count", "updated_at"]
+
+    def get_queryset(self, request):
+        sharing = (
+            UserSourceSet.objects.filter(source_set_hash=models.OuterRef("source_set_hash"))
+            .order_by()
+            .values("source_set_hash")
+            .annotate(users=models.Count("user"))
+            .values("users")
+        )
+        return super().get_queryset(request).annotate(users_sharing=models.Subquery(sharing))
+
+    @admin.display(description="hash", ordering="source_set_hash")
+    def short_hash(self, row):
+        return f"{row.source_set_hash[:12]}…"
+
+    @admin.display(description="users sharing it", ordering="users_sharing")
+    def sharing_users(self, row):
+        return row.users_sharing
+
+    def has_add_permission(self, request):
+        return False  # kept by the library services, never by hand

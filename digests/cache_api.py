@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 from config.api.errors import APIInputError
 from config.api.fields import AwareDateTimeField, QueryDateField
 from config.api.permissions import IsStaffToken
-from digests import combination_cache
+from digests import combination_cache, source_sets
 
 _TRUE = {"1", "true", "yes"}
 _FALSE = {"", "0", "false", "no"}
@@ -81,3 +81,14 @@ class CacheEntriesView(StaffTokenAPIView):
         except combination_cache.ClearError as exc:
             raise APIInputError({exc.field: exc.message}) from None
         return Response({"deleted": deleted})
+
+
+class SourceSetsView(StaffTokenAPIView):
+    @extend_schema(
+        responses=OpenApiTypes.OBJECT,
+        description="Seed 002's combinations: the most shared subscription hashes (SHA-256 of "
+        "the sorted source ids) with how many subscriptions and users have each, the most "
+        "shared library hashes with their users, and how many distinct hashes exist.",
+    )
+    def get(self, request):
+        return Response(source_sets.sharing())

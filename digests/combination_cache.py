@@ -352,6 +352,56 @@ def _count(kind: str, **increments: int) -> None:
         counters.update(**changes)
 
 
+# --- The first level: a source set in a period --------------------------------------------
+
+
+def lookup_first_level(key: str, items: list[str], *, now: datetime) -> CacheResult | None:
+    """Seed 002's lookup: the result stored for a combination (a subscription hash, its
+    options and its digest period) — but only when it was made for exactly these `items`.
+    Users with the same sources can still be handed different items (what each was already
+    given, a source that just published), and a narrative must speak of the run's own items,
+    so a first-level entry made for other items is a miss and the caller goes on to the
+    item-set key (the second level). Counts a hit like any hit."""
+    if not _KEY_PATTERN.fullmatch(key or ""):
+        raise ValueError("key: a sha256 hex digest from combination_key().")
+    entry = Entry.objects.filter(key=key, state=Entry.State.READY, expires_at__gt=now).first()
+    if entry is None or entry.value.get("items") != sorted(items):
+        return None
+    _record_hit(entry, now)
+    return CacheResult(
+        entry.value["result"], True, key, entry.input_tokens, entry.output_tokens, False
+    )
+
+
+def remember_first_level(
+    kind: str,
+    key: str,
+    items: list[str],
+    second: CacheResult,
+    *,
+    now: datetime,
+    window_end: datetime,
+    inputs_desc: dict | None = None,
+) -> None:
+    """Point the combination at the result just computed or reused for `items` (the first
+    run of the period wins; later runs with other items keep using the second level). Kept
+    until its period ends, and at least the kind's TTL."""
+    _check_kind(kind)
+    Entry.objects.get_or_create(
+        key=key,
+        defaults={
+            "kind": kind,
+            "state": Entry.State.READY,
+            "value": {"items": sorted(items), "result": second.value, "item_key": second.key},
+            "inputs": {"level": "source set", **(inputs_desc or {})},
+            "input_tokens": second.input_tokens,
+            "output_tokens": second.output_tokens,
+            "created_at": now,
+            "expires_at": max(window_end, now + ttl_for(kind)),
+        },
+    )
+
+
 # --- Clearing and expiry ----------------------------------------------------------------
 
 

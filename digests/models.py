@@ -111,6 +111,36 @@ class Subscription(models.Model):
     # goes through or the email settings change.
     email_error = models.CharField(max_length=500, blank=True)
     email_error_at = models.DateTimeField(null=True, blank=True)
+    # Seed 002's subscription hash: SHA-256 of the sorted ids of its enabled sources (SHA-256
+    # of "" for none), kept in the transaction of every change (digests/source_sets.py). The
+    # combination cache's first level is keyed on it (digests/writer.py).
+    source_set_hash = models.CharField(max_length=64, blank=True, db_index=True)
+    source_count = models.PositiveIntegerField(default=0)
+    # Web Push (digests/delivery/push.py): each brief to every device the owner registered.
+    push_enabled = models.BooleanField(default=False)
+    # A watch's own notifier (digests/watches.py): no schedule; it runs when a check of this
+    # watched list finds new links, and its channels are the watch's notify channels.
+    watch_source = models.ForeignKey(
+        Source,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="watch_notifiers",
+        help_text=_("The watched list this subscription notifies about; empty for briefs."),
+    )
+    check_interval_minutes = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text=_("How often the watched list is checked (a watch's notifier only)."),
+    )
+    notify_since = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text=_(
+            "A watch's notifier tells about links that appeared after this moment: when it "
+            "was made, or last turned on."
+        ),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     deleted_at = models.DateTimeField(null=True, blank=True)
@@ -124,6 +154,14 @@ class Subscription(models.Model):
                 fields=["next_run_at"],
                 condition=Q(status="active", deleted_at__isnull=True),
                 name="subscription_due_idx",
+            ),
+        ]
+        constraints = [
+            # One notifier per user and watched list.
+            models.UniqueConstraint(
+                fields=["owner", "watch_source"],
+                condition=Q(watch_source__isnull=False, deleted_at__isnull=True),
+                name="subscription_one_watch_notifier",
             ),
         ]
 
@@ -377,6 +415,7 @@ class Delivery(LeasedWork):
     class Channel(models.TextChoices):
         EMAIL = "email", _("Email")
         WEBHOOK = "webhook", _("Webhook")
+        PUSH = "push", _("Web Push")
 
     class Event(models.TextChoices):
         BRIEF = "brief", _("Brief")
@@ -447,3 +486,22 @@ class Delivery(LeasedWork):
     @property
     def gave_up(self) -> bool:
         return self.status == self.Status.FAILED and self.next_attempt_at is None
+
+
+class PushSend(models.Model):
+    """One push delivery reached one device. A push delivery goes to every device of its
+    owner; a retry (some devices failed, or the worker died mid-way) skips the devices that
+    have a row here, so no device shows the same notification twice."""
+
+    delivery = models.ForeignKey(Delivery, on_delete=models.CASCADE, related_name="push_sends")
+    device = models.ForeignKey("inbox.PushDevice", on_delete=models.CASCADE, related_name="sends")
+    response_code = models.PositiveIntegerField()
+    sent_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["delivery", "device"], name="pushsend_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.delivery_id} -> device {self.device_id}"

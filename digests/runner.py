@@ -23,7 +23,7 @@ from django.utils.translation import gettext, ngettext
 from billing import charges
 from config import leases
 from config.moments import moment
-from digests import enrichment, llm, on_run, writer
+from digests import enrichment, llm, on_run, periods, writer
 from digests import relevance as model_relevance
 from digests.delivery.service import plan_for_run as plan_deliveries
 from digests.meter import RunMeter
@@ -141,7 +141,13 @@ def _candidate_rows(
             subscription.followed_topic_id, since=since, limit=CANDIDATE_LIMIT
         )
     elif source_ids:
-        candidate_ids = recent_item_ids(source_ids, since=since, limit=CANDIDATE_LIMIT)
+        sighted_since = since
+        if subscription.watch_source_id and subscription.notify_since:
+            # A watch's notifier tells about links that appeared since it was turned on
+            # (digests/watches.py): what others' watch of the same list found before is not
+            # news to it.
+            sighted_since = max(since, subscription.notify_since)
+        candidate_ids = recent_item_ids(source_ids, since=sighted_since, limit=CANDIDATE_LIMIT)
     else:
         # Topic-only: the whole pool through the full-text index; scoring decides what matches.
         if not interests.terms:
@@ -476,6 +482,27 @@ class RunTexts:
         return writer.Narrative(markdown, TEMPLATE)
 
 
+def combination_of(subscription: Subscription, *, now: datetime) -> writer.Combination:
+    """The combination cache's first level for this subscription's run at `now`: its
+    source-set hash (seed 002), what decides its selection, and its digest period."""
+    kind = periods.digest_type(subscription.cron)
+    return writer.Combination(
+        source_set_hash=subscription.source_set_hash,
+        selection={
+            "interests": sorted(subscription.interests or []),
+            "negative_keywords": sorted(subscription.negative_keywords or []),
+            "topic": subscription.topic if not subscription.interests else "",
+            "followed_topic": subscription.followed_topic_id,
+            "min_score": subscription.min_score,
+            "max_items": subscription.max_items,
+            "content_window_hours": subscription.content_window_hours,
+            "reading_levels": sorted(subscription.reading_levels or []),
+        },
+        period=kind,
+        window=periods.period_window(kind, subscription.timezone, now),
+    )
+
+
 def prepare_texts(
     run: Run,
     subscription: Subscription,
@@ -510,6 +537,7 @@ def prepare_texts(
             now=now,
             run_id=run.pk,
             deadline=deadline,
+            combination=combination_of(subscription, now=now),
         )
         texts.narrative_item_ids = [c.item_id for c in likely]
     return texts

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy
 
 from billing import limits
 from config import leases
-from digests import interests
+from digests import interests, source_sets
 from digests.delivery import endpoints
 from digests.delivery.subject import SubjectTemplateError, check_subject_template
 from digests.models import MAX_ITEMS_HARD_CAP, Run, Subscription, SubscriptionSource
@@ -261,7 +261,17 @@ def clean_input(data: dict, *, user, now: datetime, instance: Subscription | Non
         errors[exc.field] = exc.message
     cron = data.get("cron", instance.cron if instance else "")
     run_at = data.get("run_at", instance.run_at if instance else None)
-    if cron:
+    if instance is not None and instance.watch_source_id:
+        # A watch's notifier (digests/watches.py) runs when its page changes, never on a
+        # schedule; how often the page is checked is the watch's setting.
+        if cron or run_at:
+            field = "cron" if cron else "run_at"
+            errors[field] = _(
+                "A watch notifies when its page changes and has no schedule; change how often "
+                "the page is checked in the watch's settings."
+            )
+        clean["cron"], clean["run_at"] = "", None
+    elif cron:
         try:
             normalize_cron(cron)
             clean["cron"] = " ".join(str(cron).split())  # kept as typed: "@daily" stays readable
@@ -362,6 +372,8 @@ def _set_sources(subscription: Subscription, source_ids: list[int]) -> None:
         [SubscriptionSource(subscription=subscription, source_id=i) for i in source_ids],
         ignore_conflicts=True,
     )
+    # Seed 002's subscription hash, in the same transaction as the change.
+    source_sets.refresh_subscriptions([subscription.pk])
 
 
 def _check_plan(
@@ -559,8 +571,13 @@ def resume(subscription: Subscription, *, now: datetime) -> None:
         subscription.paused_reason = ""
         if subscription.run_at and subscription.run_at <= now and not subscription.cron:
             subscription.status = Subscription.Status.COMPLETED
+        if subscription.watch_source_id:
+            # A watch's notices start again from now: what came meanwhile is not news.
+            subscription.notify_since = now
         _schedule_next(subscription, now)
-        subscription.save(update_fields=["status", "paused_reason", "next_run_at", "updated_at"])
+        subscription.save(
+            update_fields=["status", "paused_reason", "next_run_at", "notify_since", "updated_at"]
+        )
 
 
 def soft_delete(subscription: Subscription, *, now: datetime) -> None:

@@ -171,6 +171,17 @@ def clean_narrative(markdown: str, items: list[NarrativeItem]) -> str:
 # --- writing ---------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Combination:
+    """What seed 002's first level is keyed on: the subscription's source-set hash, the options
+    that decide its selection, and its digest type's period window (digests/periods.py)."""
+
+    source_set_hash: str
+    selection: dict
+    period: str
+    window: tuple[datetime, datetime]
+
+
 def write_narrative(
     items: list[NarrativeItem],
     *,
@@ -180,16 +191,24 @@ def write_narrative(
     now: datetime,
     run_id: int | None = None,
     deadline: float | None = None,
+    combination: Combination | None = None,
 ) -> Narrative:
     """The narrative for `items` (lead story first). `title` names the brief in the template
-    narrative only; it is never sent to the model."""
+    narrative only; it is never sent to the model. With a `combination`, the cache is asked
+    by source set and period first, then by item set."""
     if not items:
         return Narrative("", "")
     locale = normalize_locale(locale)
     if llm.is_configured():
         try:
             body, model, hit = _model_body(
-                items, locale=locale, tone=tone, now=now, run_id=run_id, deadline=deadline
+                items,
+                locale=locale,
+                tone=tone,
+                now=now,
+                run_id=run_id,
+                deadline=deadline,
+                combination=combination,
             )
             markdown = f"{body}\n\n{sources_block([i.as_dict() for i in items], locale)}"
             return Narrative(markdown, model[:64], cache_hit=hit)
@@ -206,7 +225,9 @@ def _digest(*parts: str) -> str:
     return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:16]
 
 
-def _model_body(items, *, locale, tone, now, run_id, deadline) -> tuple[str, str, bool]:
+def _model_body(
+    items, *, locale, tone, now, run_id, deadline, combination=None
+) -> tuple[str, str, bool]:
     prompt = prompts.load("narrative")
     sent = items[:ITEMS_SENT]
     length, words = length_for(len(items))
@@ -247,19 +268,34 @@ def _model_body(items, *, locale, tone, now, run_id, deadline) -> tuple[str, str
         return value, result.input_tokens, result.output_tokens
 
     day = datetime.combine(now.astimezone(UTC).date(), time.min, tzinfo=UTC)
+    fingerprints = [
+        f"{i.canonical_url_hash}:{i.content_hash}:{_digest(i.title, i.summary)}" for i in sent
+    ]
+    options = {
+        "locale": locale,
+        "length": length,
+        "tone": tone_text,
+        "prompt_version": prompt.version,
+        "model": model,
+        "lead": sent[0].canonical_url_hash,
+    }
+    first_key = None
+    if combination is not None and combination.source_set_hash:
+        # Level one (seed 002): the source set, the options and the digest type's period.
+        first_key = combination_cache.combination_key(
+            "narrative",
+            inputs=[f"sources:{combination.source_set_hash}"],
+            options={**options, "selection": combination.selection, "period": combination.period},
+            window=combination.window,
+        )
+        found = combination_cache.lookup_first_level(first_key, fingerprints, now=now)
+        if found is not None:
+            return found.value["markdown"], found.value.get("model") or model, True
+    # Level two: the item set in the UTC day.
     key = combination_cache.combination_key(
         "narrative",
-        inputs=[
-            f"{i.canonical_url_hash}:{i.content_hash}:{_digest(i.title, i.summary)}" for i in sent
-        ],
-        options={
-            "locale": locale,
-            "length": length,
-            "tone": tone_text,
-            "prompt_version": prompt.version,
-            "model": model,
-            "lead": sent[0].canonical_url_hash,
-        },
+        inputs=fingerprints,
+        options=options,
         window=(day, day + timedelta(days=1)),
     )
     result = combination_cache.get_or_compute(
@@ -269,4 +305,18 @@ def _model_body(items, *, locale, tone, now, run_id, deadline) -> tuple[str, str
         now=now,
         inputs_desc={"items": len(sent), "locale": locale, "tone": tone_text, "length": length},
     )
+    if first_key is not None:
+        combination_cache.remember_first_level(
+            "narrative",
+            first_key,
+            fingerprints,
+            result,
+            now=now,
+            window_end=combination.window[1],
+            inputs_desc={
+                "source_set_hash": combination.source_set_hash,
+                "period": combination.period,
+                "items": len(sent),
+            },
+        )
     return result.value["markdown"], result.value.get("model") or model, result.hit

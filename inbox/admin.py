@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from inbox.models import ApiToken, UserContentState, UserPreference
+from inbox.models import ApiToken, PushDevice, UserContentState, UserPreference
 
 
 @admin.register(UserContentState)
@@ -24,4 +24,14 @@ class ApiTokenAdmin(admin.ModelAdmin):
     list_filter = ["scope", "revoked_at"]
     search_fields = ["name", "prefix", "user__email"]
     readonly_fields = ["prefix", "token_hash", "created_at", "last_used_at"]
+    raw_id_fields = ["user"]
+
+
+@admin.register(PushDevice)
+class PushDeviceAdmin(admin.ModelAdmin):
+    list_display = ["user", "label", "endpoint", "created_at", "last_sent_at"]
+    search_fields = ["user__email", "label", "endpoint"]
+    # The keys only encrypt for the browser; nobody needs to read or edit them here.
+    exclude = ["p256dh", "auth", "endpoint_hash"]
+    readonly_fields = ["endpoint", "created_at", "last_sent_at"]
     raw_id_fields = ["user"]

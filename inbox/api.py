@@ -3,11 +3,13 @@ console's Inbox pages (inbox.listing, inbox.states)."""
 
 from __future__ import annotations
 
+from django.conf import settings
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -33,6 +35,7 @@ from config.api.serializers import ResponseSerializer, StrictSerializer, read_bo
 from digests.models import RunItem
 from inbox.listing import SHOW_CHOICES, Cursor, InboxFilter, inbox_page, inbox_stats
 from inbox.models import ApiToken, UserPreference
+from inbox.push_devices import devices_of, push_enabled, register_device, remove_device
 from inbox.states import (
     ACTIONS,
     MAX_BULK_ITEMS,
@@ -256,3 +259,90 @@ class InboxStatsView(APIView):
     )
     def get(self, request):
         return Response(InboxStatsSerializer(inbox_stats(request.user)).data)
+
+
+# --- Web Push devices ------------------------------------------------------------------------
+
+
+class PushConfigSerializer(ResponseSerializer):
+    enabled = serializers.BooleanField(help_text="False when the server has no VAPID keys.")
+    public_key = serializers.CharField(
+        allow_blank=True,
+        help_text="The VAPID public key (base64url): the applicationServerKey to subscribe with.",
+    )
+    service_worker = serializers.CharField(help_text="The service worker's URL (scope /).")
+
+
+class PushConfigView(APIView):
+    @extend_schema(responses=PushConfigSerializer)
+    def get(self, request):
+        return Response(
+            PushConfigSerializer(
+                {
+                    "enabled": push_enabled(),
+                    "public_key": settings.TIDINGS_VAPID_PUBLIC_KEY if push_enabled() else "",
+                    "service_worker": "/push-sw.js",
+                }
+            ).data
+        )
+
+
+class PushKeysSerializer(StrictSerializer):
+    p256dh = StrictCharField(max_length=200, help_text="The browser's P-256 key, base64url.")
+    auth = StrictCharField(max_length=100, help_text="The 16-byte auth secret, base64url.")
+
+
+class PushDeviceInputSerializer(StrictSerializer):
+    """A browser's `PushSubscription.toJSON()`, with an optional label."""
+
+    endpoint = StrictCharField(max_length=2048, help_text="The push service's https URL.")
+    keys = PushKeysSerializer()
+    expirationTime = serializers.IntegerField(
+        required=False, allow_null=True, help_text="Sent by browsers; ignored."
+    )
+    label = StrictCharField(
+        max_length=100, required=False, allow_blank=True, default="", help_text="Your name for it."
+    )
+
+
+class PushDeviceSerializer(ResponseSerializer):
+    id = serializers.IntegerField()
+    label = serializers.CharField()
+    endpoint = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    last_sent_at = serializers.DateTimeField(allow_null=True)
+
+
+class PushDeviceListView(APIView):
+    @extend_schema(responses=PushDeviceSerializer(many=True))
+    def get(self, request):
+        return Response(PushDeviceSerializer(devices_of(request.user), many=True).data)
+
+    @extend_schema(
+        request=PushDeviceInputSerializer,
+        responses={
+            201: PushDeviceSerializer,
+            200: OpenApiResponse(PushDeviceSerializer, description="Already registered."),
+        },
+        description="Register a browser for Web Push. Refused when the server has no VAPID "
+        "keys, or when the endpoint or keys are not what a browser gives (400 naming the field).",
+    )
+    def post(self, request):
+        data = read_body(PushDeviceInputSerializer, request)
+        device, created = register_device(
+            request.user,
+            endpoint=data["endpoint"],
+            p256dh=data["keys"]["p256dh"],
+            auth=data["keys"]["auth"],
+            label=data["label"],
+            now=timezone.now(),
+        )
+        return Response(PushDeviceSerializer(device).data, status=201 if created else 200)
+
+
+class PushDeviceDetailView(APIView):
+    @extend_schema(responses={204: None})
+    def delete(self, request, device_id: int):
+        if not remove_device(request.user, device_id):
+            raise Http404
+        return Response(status=204)

@@ -12,4 +12,9 @@ urlpatterns = [
         name="api-inbox-item-action",
     ),
     path("inbox/stats", api.InboxStatsView.as_view(), name="api-inbox-stats"),
+    path("push/config", api.PushConfigView.as_view(), name="api-push-config"),
+    path("push/devices", api.PushDeviceListView.as_view(), name="api-push-devices"),
+    path(
+        "push/devices/<int:device_id>", api.PushDeviceDetailView.as_view(), name="api-push-device"
+    ),
 ]

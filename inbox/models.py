@@ -87,3 +87,26 @@ class ApiToken(models.Model):
     @property
     def is_active(self) -> bool:
         return self.revoked_at is None
+
+
+class PushDevice(models.Model):
+    """A browser's Web Push subscription (the PushSubscription JSON its service worker got):
+    where to POST, and the keys to encrypt for it. Removed when the push service answers 404
+    or 410 (the browser unsubscribed or the subscription expired)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_devices"
+    )
+    endpoint = models.URLField(max_length=2048)
+    endpoint_hash = models.CharField(max_length=64, unique=True)
+    p256dh = models.CharField(max_length=200)
+    auth = models.CharField(max_length=100)
+    label = models.CharField(max_length=100, blank=True)
+    created_at = models.DateTimeField()
+    last_sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return self.label or self.endpoint[:60]

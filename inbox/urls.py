@@ -10,4 +10,10 @@ urlpatterns = [
     path("items/<int:run_item_id>/<slug:action>/", views.item_action, name="item_action"),
     path("tokens/", views.tokens, name="tokens"),
     path("preferences/", views.preferences, name="preferences"),
+    path("preferences/push/devices/", views.push_device_add, name="push-device-add"),
+    path(
+        "preferences/push/devices/<int:device_id>/remove/",
+        views.push_device_remove,
+        name="push-device-remove",
+    ),
 ]

@@ -7,11 +7,13 @@ form POST with a redirect back to where the user was: the Inbox works without Ja
 
 from __future__ import annotations
 
+import json
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponseBadRequest
+from django.http import HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -29,6 +31,13 @@ from inbox.preferences import (
     current_language_choice,
     preference_for,
     update_preferences,
+)
+from inbox.push_devices import (
+    PushDeviceError,
+    devices_of,
+    push_enabled,
+    register_device,
+    remove_device,
 )
 from inbox.states import ACTIONS, UnknownAction, apply_action
 from inbox.tokens import TokenError, issue_token, revoke_token
@@ -208,8 +217,61 @@ def preferences(request):
     return render(
         request,
         "inbox/preferences.html",
-        {"form": form, "preference": preference, "nav": "preferences"},
+        {
+            "form": form,
+            "preference": preference,
+            "nav": "preferences",
+            "push_enabled": push_enabled(),
+            "push_public_key": settings.TIDINGS_VAPID_PUBLIC_KEY,
+            "push_devices": devices_of(request.user),
+        },
     )
+
+
+PUSH_BODY_MAX_BYTES = 8 * 1024
+
+
+@login_required
+@require_POST
+def push_device_add(request):
+    """The preferences page's script hands over this browser's push subscription (its
+    `PushSubscription.toJSON()`); answers JSON, refusals in the API's error shape."""
+    try:
+        if len(request.body) > PUSH_BODY_MAX_BYTES:
+            raise ValueError
+        data = json.loads(request.body or b"{}")
+        keys = data.get("keys") or {}
+        if not isinstance(data, dict) or not isinstance(keys, dict):
+            raise ValueError
+        fields = [data.get("endpoint"), keys.get("p256dh"), keys.get("auth"), data.get("label")]
+        if not all(isinstance(v, str) for v in fields[:3]) or not isinstance(fields[3], str | None):
+            raise ValueError
+    except (ValueError, AttributeError):
+        message = _("Send the browser's push subscription as JSON.")
+        return JsonResponse(
+            {"error": {"code": "invalid", "message": message, "fields": {}}}, status=400
+        )
+    try:
+        device, created = register_device(
+            request.user,
+            endpoint=fields[0],
+            p256dh=fields[1],
+            auth=fields[2],
+            label=fields[3] or "",
+            now=timezone.now(),
+        )
+    except PushDeviceError as exc:
+        body = {"error": {"code": exc.code, "message": exc.message, "fields": exc.errors}}
+        return JsonResponse(body, status=exc.status_code)
+    return JsonResponse({"id": device.pk, "created": created}, status=201 if created else 200)
+
+
+@login_required
+@require_POST
+def push_device_remove(request, device_id: int):
+    if remove_device(request.user, device_id):
+        messages.success(request, _("That device gets no more push notifications."))
+    return redirect("inbox:preferences")
 
 
 @login_required

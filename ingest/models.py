@@ -123,6 +123,23 @@ class UserSource(models.Model):
         return self.display_name or str(self.source)
 
 
+class UserSourceSet(models.Model):
+    """A user's source set (seed 002's user_subscription_hashes), kept materialized: SHA-256
+    of the sorted ids of the sources in their library, comma-joined (SHA-256 of "" for none).
+    Written in the same transaction as every change to the library (ingest/library/
+    source_sets.py), so "which users share a combination" is one indexed query."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="source_set"
+    )
+    source_set_hash = models.CharField(max_length=64, db_index=True)
+    source_count = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.source_set_hash[:12]} ({self.source_count})"
+
+
 class FetchLog(models.Model):
     class Outcome(models.TextChoices):
         OK = "ok", _("OK")

@@ -16,5 +16,6 @@ urlpatterns = [
     path("crawl/", views_crawl.crawl_add, name="crawl-add"),
     path("search/", views_search.search_add, name="search-add"),
     path("watch/", views_watch.watch_list, name="watch"),
+    path("watch/<int:user_source_id>/settings/", views_watch.watch_settings, name="watch-settings"),
     path("save/", views_pages.save_page, name="save-page"),
 ]

@@ -34,15 +34,21 @@ from digests.delivery.addresses import recipient_for
 from digests.delivery.base import Channel, TransportError
 from digests.delivery.brief import brief_for_run
 from digests.delivery.email import EmailChannel
+from digests.delivery.push import PushChannel
+from digests.delivery.push import configured as push_configured
 from digests.delivery.webhook import WebhookChannel
 from digests.models import Delivery, Run, Subscription, WebhookEndpoint
+from inbox.models import PushDevice
 
 logger = logging.getLogger(__name__)
 
 CHANNELS: dict[str, Channel] = {
     Delivery.Channel.EMAIL: EmailChannel(),
     Delivery.Channel.WEBHOOK: WebhookChannel(),
+    Delivery.Channel.PUSH: PushChannel(),
 }
+# A push delivery's `recipient`: it goes to every device of the subscription's owner.
+PUSH_RECIPIENT = "all push devices of the owner"
 MAX_ATTEMPTS = 6
 # After attempt n fails, the next one waits BACKOFF[n - 1] (then the last value).
 BACKOFF = (
@@ -82,6 +88,12 @@ def plan_for_run(run: Run, subscription: Subscription, *, now: datetime) -> list
         planned.append(
             _new(run, subscription, Delivery.Channel.WEBHOOK, endpoint.url, now, endpoint)
         )
+    if (
+        subscription.push_enabled
+        and push_configured()
+        and PushDevice.objects.filter(user_id=subscription.owner_id).exists()
+    ):
+        planned.append(_new(run, subscription, Delivery.Channel.PUSH, PUSH_RECIPIENT, now))
     if not planned:
         return []
     # A retried run that had already planned them (it cannot: a failed run planned nothing)

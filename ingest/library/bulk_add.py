@@ -13,6 +13,7 @@ from datetime import datetime
 
 from django.db import transaction
 
+from ingest.library.source_sets import refresh_users
 from ingest.models import Source, UserSource, config_hash
 
 
@@ -117,6 +118,7 @@ def add_sources_to_library(
         ]
         if new_links:
             UserSource.objects.bulk_create(new_links, ignore_conflicts=True)
+            refresh_users([user.pk], now=now)
         rows = {
             row.source_id: row
             for row in UserSource.objects.filter(

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from ingest.feeds.parse import FeedParseError, discover_feed_links, looks_like_html, parse_feed
 from ingest.fetching import fetch
+from ingest.library.source_sets import refresh_users
 from ingest.models import Source, UserSource, config_hash
 from ingest.refresh.outcome import RefreshOutcome
 from ingest.refresh.pipeline import refresh_source
@@ -132,10 +133,15 @@ def _link(user, source: Source, display_name: str, refresh) -> AddedSource:
             source=source,
             defaults={"display_name": (display_name or source.title or source.url)[:300]},
         )
+        if created:
+            refresh_users([user.pk])
     return AddedSource(user_source=user_source, created=created, refresh=refresh)
 
 
 def remove_from_library(user, user_source_id: int) -> bool:
     """Remove a source from the user's library; the shared Source row stays for others."""
-    deleted, _ = UserSource.objects.filter(user=user, pk=user_source_id).delete()
+    with transaction.atomic():
+        deleted, _ = UserSource.objects.filter(user=user, pk=user_source_id).delete()
+        if deleted:
+            refresh_users([user.pk])
     return bool(deleted)

@@ -52,6 +52,8 @@ class UpsertCounts:
     new_sightings: int = 0
     # Items this upsert inserted, for work done after it (reading levels).
     new_item_ids: list[int] = field(default_factory=list)
+    # Items this source had never seen before, baseline sightings left out: its news.
+    newly_seen: int = 0
 
 
 def _section(entry: ParsedEntry, source: Source) -> str:
@@ -295,6 +297,8 @@ def upsert_entries(
         licenses.raise_to_source(
             source, [item.pk for item in existing.values() if item.pk in newly_seen]
         )
+
+        counts.newly_seen = 0 if baseline else len(newly_seen)
 
         placed = {inserted[d]: fp for d, fp in fingerprints.items() if d in inserted}
         neardup.store_bands(placed | refingerprinted, replace=list(refingerprinted))

@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import DatabaseError, connection, connections, transaction
+from django.utils.module_loading import import_string
 
 from config import leases
 from ingest.fetching import fetch, politeness
@@ -42,6 +43,10 @@ DEGRADED_AFTER_FAILURES = 12
 MAX_REFRESH_ATTEMPTS = 3
 REFRESH_WRITER_THREADS = 4
 _MAX_AGE = re.compile(r"max-age\s*=\s*(\d+)", re.IGNORECASE)
+# Who hears, inside the storing transaction, that a check of a source of this type found items
+# the source never had before: a watched list's notifiers become due (digests/watches.py).
+# Named, not imported, for the reason readers.py gives: they build on this pipeline.
+CHANGE_HANDLERS = {"list": "digests.watches.changes_seen"}
 
 
 def backoff_after(failures: int) -> timedelta:
@@ -173,6 +178,8 @@ def store_refresh(source: Source, fetched: Fetched, *, now: datetime) -> Refresh
                     source.last_modified = result.headers.get("last-modified", "")[:128]
                 counts = _apply_parsed(source, fetched.parsed, now)
                 outcome.counts = counts
+                if counts.newly_seen and source.type in CHANGE_HANDLERS:
+                    import_string(CHANGE_HANDLERS[source.type])(source, now=now)
                 log.fetched = counts.seen
                 log.inserted = counts.inserted
                 log.updated = counts.updated

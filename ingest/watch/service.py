@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from ingest.canonical import InvalidURL, canonicalize_url
 from ingest.feeds.parse import looks_like_html
 from ingest.fetching import browser, fetch
+from ingest.library.source_sets import refresh_users
 from ingest.library.sources import AddedSource, SourceError
 from ingest.models import Source, UserSource, config_hash
 from ingest.pool.entries import ParsedFeed
@@ -176,14 +177,25 @@ def add_list_watch(
     render: str = "http",
     now: datetime,
     display_name: str = "",
+    notify: list[str] | None = None,
+    check_interval_minutes: int | None = None,
 ) -> AddedSource:
     """Watch a listing page for new links: validate the input, fetch the page once and find
-    its items, then create the shared list Source, add it to the user's library and run its
-    first (baseline) refresh from the same response.
+    its items, then create the shared list Source, add it to the user's library with the
+    watch's notifier (digests/watches.py: `notify` channels, default the Inbox, and
+    `check_interval_minutes`, default an hour) and run its first (baseline) refresh from the
+    same response.
 
-    Refused input raises SourceError naming the field (`url`, `selector`, `render`) and
-    writes nothing. A list somebody already watches with the same address, selector and
-    render mode is shared: it is linked without fetching, and its baseline stays as it is."""
+    Refused input raises SourceError naming the field (`url`, `selector`, `render`), or
+    digests.watches.WatchSettingsError / billing.limits.TierLimitError (`notify`,
+    `check_interval_minutes`), and writes nothing. A list somebody already watches with the
+    same address, selector and render mode is shared: it is linked without fetching, and its
+    baseline stays as it is."""
+    from digests import watches
+
+    watches.check_input(
+        user, channels=notify, check_interval_minutes=check_interval_minutes, now=now
+    )
     url = _clean_url(url)
     try:
         selector = check_selector(selector)
@@ -222,6 +234,17 @@ def add_list_watch(
             user=user,
             source=source,
             defaults={"display_name": (display_name or source.title or url)[:300]},
+        )
+        if linked:
+            refresh_users([user.pk])
+        # Settings not given stay as they are (a new watch: the Inbox, an hour).
+        watches.set_watch_notifications(
+            user,
+            source,
+            now=now,
+            channels=notify,
+            check_interval_minutes=check_interval_minutes,
+            name=user_source.display_name,
         )
     refresh = refresh_source(source, now=now, prefetched=result) if created else None
     return AddedSource(user_source=user_source, created=linked, refresh=refresh)

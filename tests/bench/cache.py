@@ -40,10 +40,15 @@ from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import connection
+from django.db import connection, transaction
 
 from digests import llm, prompts, runner
-from digests.combination_cache import combination_key, get_or_compute
+from digests.combination_cache import (
+    combination_key,
+    get_or_compute,
+    lookup_first_level,
+    remember_first_level,
+)
 from digests.models import (
     CombinationCacheCounter,
     CombinationCacheEntry,
@@ -51,6 +56,7 @@ from digests.models import (
     Subscription,
     SubscriptionSource,
 )
+from digests.source_sets import refresh_subscriptions, sharing
 from ingest.models import ContentItem, ContentItemSource
 from tests.bench.generate import TextBank, analyze, make_sources
 from tests.digests.fake_anthropic import FakeAnthropic, quiet_client_logs
@@ -162,7 +168,10 @@ def _subscribers(source_sets) -> list[Subscription]:
         for subscription, (_segment, source_ids) in zip(subscriptions, source_sets, strict=True)
         for source_id in source_ids
     )
-    return subscriptions
+    # Seed 002's hash, as the subscription services keep it (bulk_create bypassed them).
+    with transaction.atomic():
+        refresh_subscriptions([s.pk for s in subscriptions])
+    return list(Subscription.objects.filter(pk__in=[s.pk for s in subscriptions]).order_by("pk"))
 
 
 def _options() -> dict:
@@ -176,13 +185,47 @@ def _options() -> dict:
     }
 
 
+def _fingerprints(selected) -> list[str]:
+    return [f"{c.canonical_url_hash}:{c.content_hash}" for c in selected]
+
+
 def _key(selected, options: dict) -> str:
     return combination_key(
-        "narrative",
-        inputs=[f"{c.canonical_url_hash}:{c.content_hash}" for c in selected],
-        options=options,
-        window=WINDOW,
+        "narrative", inputs=_fingerprints(selected), options=options, window=WINDOW
     )
+
+
+def _first_key(subscription, options: dict) -> tuple[str, datetime]:
+    """Level one (seed 002): the subscription's source-set hash, its selection options and
+    its digest period in its time zone — as digests.writer keys it."""
+    combination = runner.combination_of(subscription, now=NOW)
+    key = combination_key(
+        "narrative",
+        inputs=[f"sources:{combination.source_set_hash}"],
+        options={**options, "selection": combination.selection, "period": combination.period},
+        window=combination.window,
+    )
+    return key, combination.window[1]
+
+
+def _two_levels(subscription, selected, options):
+    """The writer's lookup: level one by source set and period (only for the same items),
+    else level two by item set, which the first then points at."""
+    first_key, period_end = _first_key(subscription, options)
+    found = lookup_first_level(first_key, _fingerprints(selected), now=NOW)
+    if found is not None:
+        return found, 1
+    result = get_or_compute(
+        "narrative",
+        _key(selected, options),
+        _writer(selected, options),
+        now=NOW,
+        inputs_desc={"items": len(selected)},
+    )
+    remember_first_level(
+        "narrative", first_key, _fingerprints(selected), result, now=NOW, window_end=period_end
+    )
+    return result, 2
 
 
 def _writer(selected, options: dict):
@@ -255,25 +298,19 @@ def _without_cache(fake, selections, options) -> dict:
     }
 
 
-def _with_cache(fake, selections, options, rng: random.Random) -> dict:
+def _with_cache(fake, subscriptions, selections, options, rng: random.Random) -> dict:
     order = [n for n, selected in enumerate(selections) if selected]
     rng.shuffle(order)
     calls_before, usage_before = len(fake.requests), dict(fake.usage)
-    results, errors, lock = {}, [], threading.Lock()
+    results, levels, errors, lock = {}, {}, [], threading.Lock()
 
     def worker(slot: int):
         try:
             for n in order[slot::WORKERS]:
-                selected = selections[n]
-                result = get_or_compute(
-                    "narrative",
-                    _key(selected, options),
-                    _writer(selected, options),
-                    now=NOW,
-                    inputs_desc={"items": len(selected)},
-                )
+                result, level = _two_levels(subscriptions[n], selections[n], options)
                 with lock:
                     results[n] = result
+                    levels[n] = level
         except Exception as exc:  # reported below
             errors.append(exc)
         finally:
@@ -295,6 +332,8 @@ def _with_cache(fake, selections, options, rng: random.Random) -> dict:
         "hits": counter.hits,
         "misses": counter.misses,
         "hit_rate": round(counter.hits / requests, 4),
+        "first_level_hits": sum(1 for n, r in results.items() if r.hit and levels[n] == 1),
+        "second_level_hits": sum(1 for n, r in results.items() if r.hit and levels[n] == 2),
         "waited_for_another_worker": sum(r.waited for r in results.values()),
         "llm_calls": len(fake.requests) - calls_before,
         "tokens": sum(fake.usage[k] - usage_before[k] for k in fake.usage),
@@ -315,6 +354,14 @@ def _hit_latency(subscriptions, selections, options) -> dict:
         result = get_or_compute("narrative", _key(selected, options), never, now=NOW)
         key_to_value.append(time.perf_counter() - started)
         assert result.hit
+    first_level = []
+    for subscription, selected in zip(subscriptions, selections, strict=True):
+        if not selected:
+            continue
+        started = time.perf_counter()
+        first_key, _end = _first_key(subscription, options)
+        lookup_first_level(first_key, _fingerprints(selected), now=NOW)
+        first_level.append(time.perf_counter() - started)
     full_path = []
     for subscription in subscriptions[:: max(1, len(subscriptions) // FULL_PATH_SAMPLE)]:
         started = time.perf_counter()
@@ -327,6 +374,8 @@ def _hit_latency(subscriptions, selections, options) -> dict:
         "key_to_value_p95_ms": _ms(_percentile(key_to_value, 0.95)),
         "key_to_value_max_ms": _ms(max(key_to_value)),
         "key_to_value_requests": len(key_to_value),
+        "source_set_lookup_p50_ms": _ms(statistics.median(first_level)),
+        "source_set_lookup_p95_ms": _ms(_percentile(first_level, 0.95)),
         "brief_request_p50_ms": _ms(statistics.median(full_path)),
         "brief_request_p95_ms": _ms(_percentile(full_path, 0.95)),
         "brief_request_sample": len(full_path),
@@ -349,9 +398,15 @@ def run(size: str = "full") -> dict:
         selections, select_times = _select(subscriptions)
         baseline = _without_cache(fake, selections, options)
         LLMCall.objects.all().delete()
-        cached = _with_cache(fake, selections, options, rng)
+        cached = _with_cache(fake, subscriptions, selections, options, rng)
         latency = _hit_latency(subscriptions, selections, options)
-    entries = list(CombinationCacheEntry.objects.values_list("value", flat=True))
+    shared = sharing(limit=3)
+    # The item-set entries; level one's entries only point at them.
+    entries = [
+        value
+        for inputs, value in CombinationCacheEntry.objects.values_list("inputs", "value")
+        if inputs.get("level") != "source set"
+    ]
     segments = {}
     for (segment, source_ids), selected in zip(source_sets, selections, strict=True):
         figures = segments.setdefault(segment, {"users": 0, "source_sets": set(), "keys": set()})
@@ -359,6 +414,19 @@ def run(size: str = "full") -> dict:
         figures["source_sets"].add(tuple(source_ids))
         if selected:
             figures["keys"].add(_key(selected, options))
+    # Each segment alone: its users' briefs without the cache ÷ its distinct item sets.
+    segment_ratios = {
+        name: round(
+            sum(
+                1
+                for (seg, _ids), s in zip(source_sets, selections, strict=True)
+                if seg == name and s
+            )
+            / max(len(figures["keys"]), 1),
+            2,
+        )
+        for name, figures in segments.items()
+    }
     unique_keys = len({k for figures in segments.values() for k in figures["keys"]})
     with_items = [len(s) for s in selections if s]
     return {
@@ -376,8 +444,13 @@ def run(size: str = "full") -> dict:
                 "users": figures["users"],
                 "distinct_source_sets": len(figures["source_sets"]),
                 "distinct_item_sets": len(figures["keys"]),
+                "ratio": segment_ratios[name],
             }
             for name, figures in segments.items()
+        },
+        "source_set_hashes": {
+            "distinct": shared["distinct_subscription_hashes"],
+            "most_shared_users": [row["users"] for row in shared["subscriptions"]],
         },
         "users_with_a_brief": len(with_items),
         "items_per_brief_mean": round(statistics.mean(with_items), 1),
@@ -409,8 +482,14 @@ def describe(result: dict) -> list[str]:
     for name, figures in result["segments"].items():
         lines.append(
             f"  {name:>10}: {figures['users']} users, {figures['distinct_source_sets']} distinct "
-            f"source sets -> {figures['distinct_item_sets']} distinct item sets"
+            f"source sets -> {figures['distinct_item_sets']} distinct item sets "
+            f"(this segment alone: ratio {figures['ratio']})"
         )
+    hashes = result["source_set_hashes"]
+    lines.append(
+        f"  seed 002 hashes: {hashes['distinct']} distinct subscription source sets; the most "
+        f"shared are held by {', '.join(map(str, hashes['most_shared_users']))} users"
+    )
     lines += [
         f"  {result['users_with_a_brief']} briefs with {result['items_per_brief_mean']} items on "
         f"average (selection p50 {result['selection_p50_ms']} ms)",
@@ -420,12 +499,16 @@ def describe(result: dict) -> list[str]:
         f"keys (single flight: {result['single_flight']}), {cached['tokens']:,} tokens; "
         f"{cached['hits']} hits / {cached['misses']} misses = hit rate "
         f"{cached['hit_rate'] * 100:.1f} % (goal > 80 %: {result['goal_hit_rate_gt_80']}); "
+        f"level one (source set + period) {cached['first_level_hits']} hits, level two (item "
+        f"set) {cached['second_level_hits']}; "
         f"{cached['waited_for_another_worker']} requests waited for another worker; "
         f"tokens saved {cached['tokens_saved']:,}",
         f"  cached narrative, key to value: p50 {latency['key_to_value_p50_ms']} ms, p95 "
         f"{latency['key_to_value_p95_ms']} ms, max {latency['key_to_value_max_ms']} ms over "
         f"{latency['key_to_value_requests']} requests (goal < 100 ms: "
-        f"{result['goal_hit_latency_lt_100ms']}); whole brief request (selection + key + "
+        f"{result['goal_hit_latency_lt_100ms']}); source-set lookup p50 "
+        f"{latency['source_set_lookup_p50_ms']} ms, p95 {latency['source_set_lookup_p95_ms']} ms; "
+        f"whole brief request (selection + key + "
         f"cache) p50 {latency['brief_request_p50_ms']} ms, p95 "
         f"{latency['brief_request_p95_ms']} ms over {latency['brief_request_sample']}",
         f"  {result['cache_entries']} cache entries, {result['entry_value_bytes_mean']} bytes of "
