@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from inbox.models import ApiToken, UserContentState, UserPreference
+from inbox.models import ApiToken, AuthThrottleCounter, UserContentState, UserPreference
 
 
 @admin.register(UserContentState)
@@ -25,3 +25,16 @@ class ApiTokenAdmin(admin.ModelAdmin):
     search_fields = ["name", "prefix", "user__email"]
     readonly_fields = ["prefix", "token_hash", "created_at", "last_used_at"]
     raw_id_fields = ["user"]
+
+
+@admin.register(AuthThrottleCounter)
+class AuthThrottleCounterAdmin(admin.ModelAdmin):
+    """Read-only view of the login throttle; deleting a row lifts that lock-out early."""
+
+    list_display = ["key", "count", "window_ends_at"]
+    list_filter = ["window_ends_at"]
+    search_fields = ["key"]
+    readonly_fields = ["key", "count", "window_ends_at"]
+
+    def has_add_permission(self, request):
+        return False

@@ -24,6 +24,7 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST
 
 from billing.limits import TierLimitError
+from config.client_address import client_address, throttle_bucket
 from digests.subscriptions import SubscriptionInputError
 from topics import following, seo
 from topics.forms import ReportForm
@@ -305,7 +306,7 @@ def fork(request, slug: str):
 
 
 def _reporter_key(request) -> str:
-    address = request.META.get("REMOTE_ADDR", "")
+    address = throttle_bucket(client_address(request))
     return hashlib.sha256(f"{settings.SECRET_KEY}:{address}".encode()).hexdigest()
 
 
