@@ -36,6 +36,7 @@ BENCHMARKS = (
     "refresh",
     "edgecases",
     "sanitize",
+    "hostile",
     "run",
     "scheduler",
     "throughput",
