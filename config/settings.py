@@ -63,6 +63,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Content-Security-Policy on every answer, cached public pages included (config/csp.py).
+    "config.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Anonymous hits on cached public pages are answered here, before sessions and auth.
     "topics.http_cache.PublicPageCacheMiddleware",
