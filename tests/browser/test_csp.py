@@ -38,9 +38,9 @@ def violations_on(page, url: str) -> list[str]:
     console: list[str] = []
     page.on(
         "console",
-        lambda message: console.append(message.text)
-        if "Content Security Policy" in message.text
-        else None,
+        lambda message: (
+            console.append(message.text) if "Content Security Policy" in message.text else None
+        ),
     )
     response = page.goto(url)
     assert response.status < 400, (url, response.status)
