@@ -387,6 +387,8 @@ FETCH_EXTRA_ALLOWED_PORTS = [int(p) for p in env_list("FETCH_EXTRA_ALLOWED_PORTS
 FETCH_HOST_MIN_INTERVAL_MS = env_int("FETCH_HOST_MIN_INTERVAL_MS", 1000, minimum=0)
 # Feeds fetched at once by one scheduled refresh batch (ingest.refresh.pipeline.refresh_many).
 REFRESH_CONCURRENCY = env_int("REFRESH_CONCURRENCY", 16, minimum=1)
+# What the feed parses of one worker process may hold at once (ingest/feeds/memory.py).
+REFRESH_PARSE_MEMORY_MB = env_int("REFRESH_PARSE_MEMORY_MB", 256, minimum=16)
 # Full text (ingest/text/extract.py): a run extracts the full text of its best FULLTEXT_TOP_K
 # candidates only (cost control, seed 000 §7.2); bodies above BODY_INLINE_MAX_BYTES (UTF-8)
 # are kept gzip-compressed in the default storage instead of the database (ingest/pool/bodies.py).

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ingest.feeds.memory import parse_memory
 from ingest.feeds.parse import FeedParseError, parse_feed
 from ingest.fetching import fetch
 from ingest.models import Source
@@ -41,7 +42,9 @@ def read_feed(source: Source, prefetched: fetch.FetchResult | None = None) -> Fe
             fetched.http_status = result.status
             content, base_url, headers = result.content, result.url, result.headers
         if fetched.result is None or not fetched.result.not_modified:
-            fetched.parsed = parse_feed(content, base_url=base_url, headers=headers)
+            # Fetches run 16 at once; parses wait until their memory fits (memory.py).
+            with parse_memory.reserve(len(content)):
+                fetched.parsed = parse_feed(content, base_url=base_url, headers=headers)
     except fetch.FetchError as exc:
         fetched.fail(exc)
     except (FeedParseError, OSError) as exc:

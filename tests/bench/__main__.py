@@ -34,6 +34,7 @@ from tests.bench.sizes import SIZES
 BENCHMARKS = (
     "ingest",
     "refresh",
+    "refreshmemory",
     "edgecases",
     "sanitize",
     "hostile",
