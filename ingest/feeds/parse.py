@@ -167,7 +167,7 @@ def _entry_url(link: str, guid: str, base_url: str) -> str | None:
         if candidate:
             try:
                 return canonicalize_url(urljoin(base_url, candidate.strip()))
-            except InvalidURL:
+            except (InvalidURL, ValueError):  # ValueError: urljoin on "http://[::1"
                 continue
     return None
 
@@ -177,7 +177,10 @@ def _make_entry(*, link, guid, title, summary_html, content_html, author, publis
     title = title[:500]
     # Relative links and images in the body are relative to the item's page; stored as they
     # are they would point into this site once shown.
-    content_base = urljoin(base, link.strip()) if link else base
+    try:
+        content_base = urljoin(base, link.strip()) if link else base
+    except ValueError:  # "http://[::1": no usable link (found by the property tests)
+        content_base = base
     body_html = sanitize_html(content_html or summary_html, base_url=content_base)
     if content_html and summary_html:  # a summary of its own
         description = html_to_text(summary_html, limit=DESCRIPTION_MAX_CHARS)

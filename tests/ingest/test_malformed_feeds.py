@@ -102,3 +102,11 @@ def test_ingest_json_prints_json_for_a_malformed_json_feed(db, tmp_path):
     assert exit_.value.code == 1
     row = json.loads(out.getvalue())["sources"][0]
     assert row["status"] == "error" and "nested too deeply" in row["error"]
+
+
+def test_a_link_with_a_broken_ipv6_host_falls_back_to_a_content_identity():
+    """urljoin raised ValueError on "http://[::1" (found by the property tests)."""
+    parsed = parse_feed(json_feed(id="http://[::1", url="http://[::1", content_html="<p>x</p>"))
+    assert "#tidings-entry-" in parsed.entries[0].url
+    rss = b'<rss version="2.0"><channel><item><link>http://[::1</link></item></channel></rss>'
+    assert "#tidings-entry-" in parse_feed(rss).entries[0].url
