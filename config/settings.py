@@ -10,6 +10,7 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from config.client_address import parse_trusted_proxies as _parse_trusted_proxies
 from config.env import (
     env_bool,
     env_int,
@@ -62,10 +63,14 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Content-Security-Policy on every answer, cached public pages included (config/csp.py).
+    "config.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Anonymous hits on cached public pages are answered here, before sessions and auth.
     "topics.http_cache.PublicPageCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # 429 + Retry-After for any refused login or password reset (inbox/auth_throttle.py).
+    "inbox.middleware.AuthThrottleMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     # /api/ only, after the language is known: refuses unreadable query strings and bodies
     # that are not JSON, and adds the rate-limit headers (config/api/middleware.py).
@@ -191,8 +196,17 @@ AUTHENTICATION_BACKENDS = ["inbox.auth_backends.EmailBackend"]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "inbox:index"
 LOGOUT_REDIRECT_URL = "home"
+# One throttle for every login surface (inbox/auth_throttle.py): attempts per (address,
+# account), then per address over all accounts, then per account over all addresses (not
+# counted for a browser that has logged in to that account before).
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
 LOGIN_FAILURE_WINDOW_SECONDS = env_int("LOGIN_FAILURE_WINDOW_SECONDS", 900, minimum=1)
+LOGIN_ADDRESS_LIMIT = env_int("LOGIN_ADDRESS_LIMIT", 50, minimum=1)
+LOGIN_ACCOUNT_LIMIT = env_int("LOGIN_ACCOUNT_LIMIT", 50, minimum=1)
+LOGIN_ACCOUNT_WINDOW_SECONDS = env_int("LOGIN_ACCOUNT_WINDOW_SECONDS", 3600, minimum=1)
+PASSWORD_RESET_ADDRESS_LIMIT = env_int("PASSWORD_RESET_ADDRESS_LIMIT", 10, minimum=1)
+PASSWORD_RESET_ACCOUNT_LIMIT = env_int("PASSWORD_RESET_ACCOUNT_LIMIT", 3, minimum=1)
+PASSWORD_RESET_WINDOW_SECONDS = env_int("PASSWORD_RESET_WINDOW_SECONDS", 3600, minimum=1)
 
 # --- Internationalization ---------------------------------------------------------------
 LANGUAGE_CODE = "en"
@@ -269,6 +283,10 @@ SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 if env_bool("TRUST_X_FORWARDED_PROTO", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Who may name the client in X-Forwarded-For (config/client_address.py): nobody by default, a
+# number of proxies in front, or their networks. Parsed here so a typo stops the process.
+TIDINGS_TRUSTED_PROXIES = env_str("TIDINGS_TRUSTED_PROXIES", "")
+_parse_trusted_proxies(TIDINGS_TRUSTED_PROXIES)
 
 # --- API --------------------------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -391,6 +409,8 @@ FETCH_EXTRA_ALLOWED_PORTS = [int(p) for p in env_list("FETCH_EXTRA_ALLOWED_PORTS
 FETCH_HOST_MIN_INTERVAL_MS = env_int("FETCH_HOST_MIN_INTERVAL_MS", 1000, minimum=0)
 # Feeds fetched at once by one scheduled refresh batch (ingest.refresh.pipeline.refresh_many).
 REFRESH_CONCURRENCY = env_int("REFRESH_CONCURRENCY", 16, minimum=1)
+# What the feed parses of one worker process may hold at once (ingest/feeds/memory.py).
+REFRESH_PARSE_MEMORY_MB = env_int("REFRESH_PARSE_MEMORY_MB", 256, minimum=16)
 # Full text (ingest/text/extract.py): a run extracts the full text of its best FULLTEXT_TOP_K
 # candidates only (cost control, seed 000 §7.2); bodies above BODY_INLINE_MAX_BYTES (UTF-8)
 # are kept gzip-compressed in the default storage instead of the database (ingest/pool/bodies.py).

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 from billing import charges, estimates, prices
 from billing.limits import TierLimitError
 from config.api.throttling import wait_before_another
+from config.csp import csp_allow_inline_styles
 from digests import llm, runner, subscriptions
 from digests.delivery import endpoints, service
 from digests.delivery.addresses import recipient_for
@@ -394,11 +395,14 @@ def email_preview(request, subscription_id: int):
         rendered = render_brief_email(
             brief_for_run(run), recipient=recipient, subject_template=subscription.email_subject
         )
-    return render(
+    response = render(
         request,
         "digests/email_preview.html",
         {"subscription": subscription, "run": run, "email": rendered, "recipient": recipient},
     )
+    # The mail's styles are all inline (mail clients drop <style>), and the preview's srcdoc
+    # frame lives under this page's policy: inline styles, never scripts, on this page only.
+    return csp_allow_inline_styles(response)
 
 
 @login_required

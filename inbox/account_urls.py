@@ -7,7 +7,11 @@ urlpatterns = [
     path("signup/", account_views.signup, name="signup"),
     path("login/", account_views.RateLimitedLoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("password-reset/", auth_views.PasswordResetView.as_view(), name="password_reset"),
+    path(
+        "password-reset/",
+        account_views.RateLimitedPasswordResetView.as_view(),
+        name="password_reset",
+    ),
     path(
         "password-reset/sent/",
         auth_views.PasswordResetDoneView.as_view(),

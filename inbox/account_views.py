@@ -17,19 +17,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from digests.schedule import ScheduleError, validate_timezone
-from inbox.accounts import (
-    SignupError,
-    clear_login_failures,
-    login_blocked,
-    record_login_failure,
-    sign_up,
-)
-from inbox.forms import EmailAuthenticationForm
+from inbox import auth_throttle
+from inbox.accounts import SignupError, sign_up
+from inbox.forms import EmailAuthenticationForm, throttled_message
 from topics.models import Topic
-
-
-def client_ip(request) -> str:
-    return request.META.get("REMOTE_ADDR", "")
 
 
 def login_reason(next_url: str) -> str:
@@ -113,8 +104,8 @@ def signup(request):
 
 
 class RateLimitedLoginView(auth_views.LoginView):
-    """Django's login view, refusing further attempts after repeated failures per IP and per
-    account for a while (LOGIN_FAILURE_LIMIT in LOGIN_FAILURE_WINDOW_SECONDS)."""
+    """Django's login view with the email form; attempts are throttled by the authentication
+    backend (inbox/auth_throttle.py), the same throttle as the admin's login."""
 
     redirect_authenticated_user = True
     authentication_form = EmailAuthenticationForm
@@ -124,22 +115,18 @@ class RateLimitedLoginView(auth_views.LoginView):
         context["reason"] = login_reason(self.get_redirect_url())
         return context
 
-    def post(self, request, *args, **kwargs):
-        email = request.POST.get("username", "")
-        if login_blocked(client_ip(request), email):
-            form = self.get_form()
-            form.errors.clear()
-            form.add_error(
-                None,
-                _("Too many failed attempts. Wait a few minutes, or reset your password."),
-            )
-            return self.render_to_response(self.get_context_data(form=form), status=429)
-        return super().post(request, *args, **kwargs)
 
-    def form_invalid(self, form):
-        record_login_failure(client_ip(self.request), self.request.POST.get("username", ""))
-        return super().form_invalid(form)
+class RateLimitedPasswordResetView(auth_views.PasswordResetView):
+    """Django's password reset, at most PASSWORD_RESET_ADDRESS_LIMIT requests per client
+    address and PASSWORD_RESET_ACCOUNT_LIMIT per email address in the window: each one sends
+    a mail, so unlimited requests would make us a mail cannon."""
 
     def form_valid(self, form):
-        clear_login_failures(client_ip(self.request), self.request.POST.get("username", ""))
+        refusal = auth_throttle.password_reset_attempt(
+            self.request, form.cleaned_data["email"], now=timezone.now()
+        )
+        if refusal is not None:
+            setattr(self.request, auth_throttle.REQUEST_ATTRIBUTE, refusal)
+            form.add_error(None, throttled_message(refusal))
+            return self.form_invalid(form)
         return super().form_valid(form)

@@ -1,14 +1,13 @@
-"""Sign-up and login throttling: account logic shared by the views and the tests."""
+"""Sign-up: account logic shared by the views and the tests (login throttling is in
+inbox/auth_throttle.py)."""
 
 from __future__ import annotations
 
-import hashlib
 from datetime import datetime
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
@@ -53,28 +52,3 @@ def sign_up(*, email: str, password: str, timezone: str = "UTC", locale: str = "
         UserPreference.objects.create(user=user, timezone=timezone, ui_locale=locale)
         ensure_account(user, now=now)
     return user
-
-
-def _throttle_keys(ip: str, email: str) -> list[str]:
-    email_key = hashlib.sha256((email or "").strip().lower().encode()).hexdigest()[:32]
-    return [f"login-fail:ip:{ip}", f"login-fail:email:{email_key}"]
-
-
-def login_blocked(ip: str, email: str) -> bool:
-    limit = settings.LOGIN_FAILURE_LIMIT
-    return any((cache.get(key) or 0) >= limit for key in _throttle_keys(ip, email))
-
-
-def record_login_failure(ip: str, email: str) -> None:
-    window = settings.LOGIN_FAILURE_WINDOW_SECONDS
-    for key in _throttle_keys(ip, email):
-        if cache.add(key, 1, timeout=window):
-            continue
-        try:
-            cache.incr(key)
-        except ValueError:
-            cache.set(key, 1, timeout=window)
-
-
-def clear_login_failures(ip: str, email: str) -> None:
-    cache.delete_many(_throttle_keys(ip, email)[1:])

@@ -1,6 +1,12 @@
 from django.contrib import admin
 
-from inbox.models import ApiToken, PushDevice, UserContentState, UserPreference
+from inbox.models import (
+    ApiToken,
+    AuthThrottleCounter,
+    PushDevice,
+    UserContentState,
+    UserPreference,
+)
 
 
 @admin.register(UserContentState)
@@ -35,3 +41,16 @@ class PushDeviceAdmin(admin.ModelAdmin):
     exclude = ["p256dh", "auth", "endpoint_hash"]
     readonly_fields = ["endpoint", "created_at", "last_sent_at"]
     raw_id_fields = ["user"]
+
+
+@admin.register(AuthThrottleCounter)
+class AuthThrottleCounterAdmin(admin.ModelAdmin):
+    """Read-only view of the login throttle; deleting a row lifts that lock-out early."""
+
+    list_display = ["key", "count", "window_ends_at"]
+    list_filter = ["window_ends_at"]
+    search_fields = ["key"]
+    readonly_fields = ["key", "count", "window_ends_at"]
+
+    def has_add_permission(self, request):
+        return False

@@ -1,11 +1,41 @@
-"""Log in with an email address: the username of every account is its lowercased email."""
+"""Log in with an email address: the username of every account is its lowercased email.
+
+Every password check goes through the authentication throttle first (inbox/auth_throttle.py):
+the console login, the admin login and anything else that calls `authenticate()` with a
+request. A refused attempt leaves a `Refusal` on the request (the login forms word their error
+from it, inbox/middleware.py answers 429 with Retry-After) and the password is not checked."""
 
 from __future__ import annotations
 
+import logging
+
 from django.contrib.auth.backends import ModelBackend
+from django.utils import timezone
+
+from config.client_address import client_address
+from inbox import auth_throttle
+
+logger = logging.getLogger(__name__)
 
 
 class EmailBackend(ModelBackend):
     def authenticate(self, request, username=None, password=None, **kwargs):
         email = (username or kwargs.get("email") or "").strip().lower()
-        return super().authenticate(request, username=email, password=password)
+        if request is None or password is None:
+            return super().authenticate(request, username=email, password=password)
+        now = timezone.now()
+        refusal = auth_throttle.login_attempt(request, email, now=now)
+        if refusal is not None:
+            setattr(request, auth_throttle.REQUEST_ATTRIBUTE, refusal)
+            logger.warning(
+                "login refused by the %s limit: client %s, retry after %ss",
+                refusal.scope,
+                client_address(request),
+                refusal.retry_after,
+            )
+            return None
+        user = super().authenticate(request, username=email, password=password)
+        if user is not None:
+            auth_throttle.login_succeeded(request, email, now=now)
+            request.auth_throttle_known_account = auth_throttle.account_key(email)
+        return user

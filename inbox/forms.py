@@ -7,9 +7,12 @@ from functools import cache
 
 from django import forms
 from django.conf import settings
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
+from inbox.auth_throttle import REQUEST_ATTRIBUTE
 from inbox.listing import InboxFilter
 
 MAX_TEXT = 200
@@ -114,7 +117,31 @@ class PreferencesForm(forms.Form):
 NATIVE_NAMES = {"en": "English", "zh-hans": "简体中文"}
 
 
-class EmailAuthenticationForm(AuthenticationForm):
+def throttled_message(refusal) -> str:
+    minutes = max(1, -(-refusal.retry_after // 60))
+    return ngettext(
+        "Too many failed attempts. Try again in %(minutes)d minute, or reset your password.",
+        "Too many failed attempts. Try again in %(minutes)d minutes, or reset your password.",
+        minutes,
+    ) % {"minutes": minutes}
+
+
+class ThrottledLoginMixin:
+    """Words the error of an attempt the authentication throttle refused (the backend left the
+    refusal on the request), instead of calling the password wrong."""
+
+    def get_invalid_login_error(self):
+        refusal = getattr(self.request, REQUEST_ATTRIBUTE, None)
+        if refusal is not None:
+            return forms.ValidationError(throttled_message(refusal), code="throttled")
+        return super().get_invalid_login_error()
+
+
+class ThrottledAdminAuthenticationForm(ThrottledLoginMixin, AdminAuthenticationForm):
+    """The admin's login form: the same throttle as the console's (it is the backend's)."""
+
+
+class EmailAuthenticationForm(ThrottledLoginMixin, AuthenticationForm):
     """Django's login form, speaking of the email address people type (the user model's
     field behind it is called username)."""
 

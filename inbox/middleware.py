@@ -4,8 +4,10 @@ times in (templates wrap their content in `{% timezone %}`; the API keeps answer
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.utils import translation
 
+from inbox import auth_throttle
 from inbox.models import UserPreference
 
 
@@ -27,3 +29,32 @@ class UserPreferenceMiddleware:
                 translation.activate(preference.ui_locale)
                 request.LANGUAGE_CODE = preference.ui_locale
         return self.get_response(request)
+
+
+class AuthThrottleMiddleware:
+    """The answer to an attempt the authentication throttle refused is 429 with Retry-After,
+    whichever surface it came through (console or admin login, password reset); a successful
+    login marks the browser as known to that account (see inbox/auth_throttle.py)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        refusal = getattr(request, auth_throttle.REQUEST_ATTRIBUTE, None)
+        if refusal is not None:
+            if response.status_code == 200:
+                response.status_code = 429
+                response.reason_phrase = "Too Many Requests"
+            response["Retry-After"] = str(refusal.retry_after)
+        account = getattr(request, "auth_throttle_known_account", None)
+        if account:
+            response.set_cookie(
+                auth_throttle.KNOWN_BROWSER_COOKIE,
+                auth_throttle.known_browser_cookie_value(request, account),
+                max_age=auth_throttle.KNOWN_BROWSER_MAX_AGE,
+                secure=settings.SESSION_COOKIE_SECURE,
+                httponly=True,
+                samesite="Lax",
+            )
+        return response

@@ -110,3 +110,19 @@ class PushDevice(models.Model):
 
     def __str__(self) -> str:
         return self.label or self.endpoint[:60]
+
+
+class AuthThrottleCounter(models.Model):
+    """Attempts counted by the authentication throttle (inbox/auth_throttle.py) under one key —
+    an (address, account) pair, an address, an account — in a fixed window. Rows, not cache
+    entries: incremented under a row lock, so concurrent attempts cannot slip past a limit."""
+
+    key = models.CharField(max_length=160, unique=True)
+    count = models.PositiveIntegerField(default=0)
+    window_ends_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        verbose_name = _("authentication throttle counter")
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.count}"

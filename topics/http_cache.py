@@ -10,12 +10,20 @@ topics/views.py).
 `public_page` (a view decorator) renders and stores; `PublicPageCacheMiddleware`, placed
 right after WhiteNoise, answers hits before sessions, authentication and URL resolution run,
 which is what makes a cached page nearly as cheap as a static file.
+
+Keys hold the path and the query parameters the page reads, in one order, and nothing else:
+a page is stored only when the request asked for it exactly as the view names it
+(`cache_as`; by default the bare path, for pages that read no parameters). `?z=1`, `?z=2`… or
+a page number in another spelling are rendered but never stored, so a stranger cannot fill
+the shared cache (Redis in production) with copies, nor get a link of theirs into a page
+served to everyone.
 """
 
 from __future__ import annotations
 
 import hashlib
 from functools import wraps
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from django.conf import settings
 from django.core.cache import cache
@@ -28,6 +36,27 @@ from topics import page_cache
 
 PUBLIC_MAX_AGE = 300
 _NOT_REPLAYED = {"set-cookie", "content-length"}
+_CANONICAL_ATTRIBUTE = "_public_page_canonical"
+
+
+def normalized_path(path: str, query_items) -> str:
+    """`path` with its non-empty query parameters in one order: the cache's name for a page."""
+    kept = sorted((name, value) for name, value in query_items if value != "")
+    return path + (f"?{urlencode(kept)}" if kept else "")
+
+
+def _request_path(request) -> str:
+    return normalized_path(request.path, request.GET.items())
+
+
+def cache_as(request, url: str | None) -> None:
+    """Called by a public view that reads query parameters: `url` is the page as the view
+    names it (path and the parameters it used, defaults left out), or None for a page not to
+    store at all (a search: one entry per string typed)."""
+    if url is not None:
+        parts = urlsplit(url)
+        url = normalized_path(parts.path, parse_qsl(parts.query, keep_blank_values=True))
+    setattr(request, _CANONICAL_ATTRIBUTE, url)
 
 
 def shareable(request) -> bool:
@@ -58,9 +87,14 @@ def public_page(view):
             patch_cache_control(response, private=True, no_cache=True)
             patch_vary_headers(response, ["Cookie"])
             return response
-        key = page_cache.page_key(request.get_full_path(), get_language() or "en")
+        requested = _request_path(request)
+        key = page_cache.page_key(requested, get_language() or "en")
         response = view(request, *args, **kwargs)
         if response.status_code != 200 or response.cookies:
+            return response
+        if getattr(request, _CANONICAL_ATTRIBUTE, request.path) != requested:
+            # Not the page as the view names it: answered, never stored.
+            patch_cache_control(response, public=True, max_age=PUBLIC_MAX_AGE)
             return response
         last_modified = getattr(response, "last_modified", None)
         if last_modified:
@@ -91,7 +125,7 @@ class PublicPageCacheMiddleware:
     def __call__(self, request):
         if shareable(request):
             language = get_language_from_request(request)
-            entry = cache.get(page_cache.page_key(request.get_full_path(), language))
+            entry = cache.get(page_cache.page_key(_request_path(request), language))
             if entry is not None:
                 return _replay(request, entry)
         return self.get_response(request)

@@ -24,10 +24,11 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST
 
 from billing.limits import TierLimitError
+from config.client_address import client_address, throttle_bucket
 from digests.subscriptions import SubscriptionInputError
 from topics import following, seo
 from topics.forms import ReportForm
-from topics.http_cache import public_page
+from topics.http_cache import cache_as, public_page
 from topics.models import MAX_EDITIONS_LISTED, Edition, Report, Topic
 
 TOPICS_PER_PAGE = 20
@@ -125,6 +126,9 @@ def topic_list(request):
         kept = {k: v for k, v in params.items() if v != defaults[k]}
         return reverse("topics:list") + (f"?{urlencode(kept)}" if kept else "")
 
+    # The page as named here (defaults left out) is what the shared cache may keep; a search
+    # is never kept (one entry per string typed).
+    cache_as(request, None if query else url_for())
     return render(
         request,
         "topics/list.html",
@@ -305,7 +309,7 @@ def fork(request, slug: str):
 
 
 def _reporter_key(request) -> str:
-    address = request.META.get("REMOTE_ADDR", "")
+    address = throttle_bucket(client_address(request))
     return hashlib.sha256(f"{settings.SECRET_KEY}:{address}".encode()).hexdigest()
 
 

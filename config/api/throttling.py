@@ -7,8 +7,8 @@ changed setting (a test's override, a reloaded settings module) would go unnotic
 
 A token has an allowance of its own (`token` rate) inside its user's (`user` rate): one
 runaway script cannot spend what the user's other tools and the console need, and revoking
-its token is all it takes to stop it. The client address comes from each throttle's
-`get_ident`, whatever decides it.
+its token is all it takes to stop it. The client address is `config.client_address`'s (the
+trusted-proxy setting), never DRF's own reading of `X-Forwarded-For`, which believes anyone.
 
 Headers, on every API answer that a throttle counted (config/api/middleware.py adds them):
 `X-RateLimit-Limit` (requests in the window), `X-RateLimit-Remaining`, `X-RateLimit-Reset`
@@ -31,6 +31,7 @@ from rest_framework.throttling import (
 )
 
 from config.api.middleware import RATE_LIMIT_ATTRIBUTE
+from config.client_address import client_address, throttle_bucket
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,9 @@ class RateLimit:
 
 class _LiveRate(SimpleRateThrottle):
     """Reads the live rates, and leaves what it counted on the request for the headers."""
+
+    def get_ident(self, request):
+        return throttle_bucket(client_address(request))
 
     def get_rate(self):
         self.THROTTLE_RATES = api_settings.DEFAULT_THROTTLE_RATES

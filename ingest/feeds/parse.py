@@ -11,6 +11,7 @@ import hashlib
 import html
 import io
 import json
+import logging
 import re
 from datetime import UTC, datetime
 from urllib.parse import urljoin
@@ -23,6 +24,8 @@ from ingest.canonical import InvalidURL, canonicalize_url
 from ingest.feeds import feedparser_speed
 from ingest.pool.entries import DESCRIPTION_MAX_CHARS, ParsedEntry, ParsedFeed
 from ingest.text.sanitize import html_to_text, sanitize_html, text_of_sanitized
+
+logger = logging.getLogger(__name__)
 
 # Real feeds carry up to ~1,000 entries (podcast back catalogues); the 5 MB byte cap before
 # parsing is what bounds the work, this only stops a pathological feed of tiny items.
@@ -164,7 +167,7 @@ def _entry_url(link: str, guid: str, base_url: str) -> str | None:
         if candidate:
             try:
                 return canonicalize_url(urljoin(base_url, candidate.strip()))
-            except InvalidURL:
+            except (InvalidURL, ValueError):  # ValueError: urljoin on "http://[::1"
                 continue
     return None
 
@@ -192,7 +195,10 @@ def _make_entry(
     title = title[:500]
     # Relative links and images in the body are relative to the item's page; stored as they
     # are they would point into this site once shown.
-    content_base = urljoin(base, link.strip()) if link else base
+    try:
+        content_base = urljoin(base, link.strip()) if link else base
+    except ValueError:  # "http://[::1": no usable link (found by the property tests)
+        content_base = base
     body_html = sanitize_html(content_html or summary_html, base_url=content_base)
     if content_html and summary_html:  # a summary of its own
         description = html_to_text(summary_html, limit=DESCRIPTION_MAX_CHARS)
@@ -212,42 +218,99 @@ def _make_entry(
     )
 
 
+_JSON_TEXT_FIELDS = (
+    "id",
+    "url",
+    "external_url",
+    "title",
+    "summary",
+    "content_html",
+    "content_text",
+)
+
+
+def _type_name(value: object) -> str:
+    kinds = {dict: "an object", list: "a list", bool: "true/false", str: "text"}
+    return kinds.get(type(value), "a number")
+
+
+def _json_text(value: object, where: str) -> str:
+    """A JSON Feed string field: absent/null is "", a number (ids often are) its digits; any
+    other type is a malformed feed (str() of a nested list is no title)."""
+    if value is None or isinstance(value, str):
+        return value or ""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    raise FeedParseError(f"JSON Feed {where} is {_type_name(value)}, not a string")
+
+
+def _json_author(item: dict, where: str) -> str:
+    """The first author's name: `authors` (1.1) is a list of objects, `author` (1.0) one. An
+    author that is no object, or a name that is no string, is passed over (a feed listing
+    "Ann" beside {"name": "Ann"} is still readable); `authors` that is no list is malformed."""
+    authors = item.get("authors")
+    if authors is None:
+        authors = [item["author"]] if item.get("author") is not None else []
+    if not isinstance(authors, list):
+        raise FeedParseError(f"JSON Feed {where} 'authors' is {_type_name(authors)}, not a list")
+    for author in authors:
+        name = author.get("name") if isinstance(author, dict) else None
+        if isinstance(name, str) and name:
+            return name
+    return ""
+
+
+def _check_json_tags(item: dict, where: str) -> None:
+    tags = item.get("tags")
+    if tags is None:
+        return
+    if not isinstance(tags, list) or not all(isinstance(tag, str) for tag in tags):
+        raise FeedParseError(f"JSON Feed {where} 'tags' is not a list of strings")
+
+
 def _parse_json_feed(content: bytes, base_url: str) -> ParsedFeed:
+    """A JSON Feed (1.0/1.1). JSON promises no types. A text field holding a list or an object,
+    `authors` that is no list, `tags` that is no list of strings: a malformed feed
+    (FeedParseError naming the item and the field), never a TypeError or str() of a list stored
+    as a title; nesting too deep for the decoder is refused, never a RecursionError. Numbers
+    read as text; a date or an author of the wrong type is passed over."""
     try:
         document = json.loads(content)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise FeedParseError(f"not valid JSON: {exc}") from None
-    if not isinstance(document, dict) or "jsonfeed.org/version" not in str(
-        document.get("version", "")
-    ):
+    except RecursionError:
+        raise FeedParseError("not a usable JSON document: nested too deeply") from None
+    version = document.get("version") if isinstance(document, dict) else None
+    if not isinstance(version, str) or "jsonfeed.org/version" not in version:
         raise FeedParseError("JSON document is not a JSON Feed (missing jsonfeed.org version)")
     items = document.get("items") or []
     if not isinstance(items, list):
         raise FeedParseError("JSON Feed 'items' is not a list")
-    feed_url = str(document.get("home_page_url") or base_url or "")
+    feed_url = _json_text(document.get("home_page_url"), "'home_page_url'") or base_url or ""
     # JSON Feed: title and summary are plain text; content_html is HTML, content_text is not.
     parsed = ParsedFeed(
-        title=_plain_text(str(document.get("title") or ""))[:300],
+        title=_plain_text(_json_text(document.get("title"), "'title'"))[:300],
         site_url=feed_url,
-        language=str(document.get("language") or "")[:16],
+        language=_json_text(document.get("language"), "'language'")[:16],
     )
-    for item in items[:MAX_ENTRIES]:
+    for number, item in enumerate(items[:MAX_ENTRIES], start=1):
         if not isinstance(item, dict):
             parsed.skipped += 1
             continue
-        authors = item.get("authors") or ([item["author"]] if item.get("author") else [])
-        author = next((a.get("name", "") for a in authors if isinstance(a, dict)), "")
-        content_html = str(item.get("content_html") or "") or html.escape(
-            str(item.get("content_text") or "")
-        )
+        where = f"item {number}"
+        text = {name: _json_text(item.get(name), f"{where} '{name}'") for name in _JSON_TEXT_FIELDS}
+        author = _json_author(item, where)
+        _check_json_tags(item, where)
+        content_html = text["content_html"] or html.escape(text["content_text"])
         parsed.entries.append(
             _make_entry(
-                link=str(item.get("url") or item.get("external_url") or ""),
-                guid=str(item.get("id") or ""),
-                title=_plain_text(str(item.get("title") or "")),
-                summary_html=html.escape(str(item.get("summary") or "")),
+                link=text["url"] or text["external_url"],
+                guid=text["id"],
+                title=_plain_text(text["title"]),
+                summary_html=html.escape(text["summary"]),
                 content_html=content_html,
-                author=_plain_text(str(author or "")),
+                author=_plain_text(author),
+                # A date of the wrong type is no date (parse_iso_time): first-seen time then.
                 published=parse_iso_time(item.get("date_published"))
                 or parse_iso_time(item.get("date_modified")),
                 base=feed_url,
@@ -310,7 +373,11 @@ def parse_feed(
     headers = headers or {}
     if _looks_like_json(content):
         return _parse_json_feed(content, base_url)
-    result = _feedparser_result(content, base_url, headers.get("content-type", ""))
+    try:
+        result = _feedparser_result(content, base_url, headers.get("content-type", ""))
+    except Exception as exc:  # feedparser on hostile bytes, e.g. "&#x110000;" in a loose parse
+        logger.warning("feedparser failed on a feed from %s", base_url or "a file", exc_info=True)
+        raise FeedParseError(f"the feed could not be read ({type(exc).__name__})") from None
     if not result.get("version") and not result.entries:
         reason = result.get("bozo_exception") or "no feed format recognised"
         raise FeedParseError(f"not a feed: {reason}")

@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from ingest.feeds.parse import FeedParseError, discover_feed_links, looks_like_html, parse_feed
+from ingest.feeds.reader import read_feed_file
 from ingest.fetching import fetch
 from ingest.library.source_sets import refresh_users
 from ingest.models import Source, UserSource, config_hash
@@ -93,7 +94,9 @@ def ensure_feed_source(url: str, *, now: datetime) -> tuple[Source, RefreshOutco
         config_hash=config_hash(Source.Type.FEED, {"url": feed_url}),
         defaults={"config": {"url": feed_url}, "url": feed_url, "title": parsed.title},
     )
-    refresh = refresh_source(source, now=now, prefetched=result) if created else None
+    refresh = (
+        refresh_source(source, now=now, prefetched=result, preparsed=parsed) if created else None
+    )
     return source, refresh
 
 
@@ -108,7 +111,7 @@ def ensure_file_source(path: Path, *, now: datetime) -> tuple[Source, RefreshOut
     `demo` commands), never reachable from the web or the API, never scheduled. The file is
     parsed before any row is written."""
     try:
-        parsed = parse_feed(path.read_bytes())
+        parsed = parse_feed(read_feed_file(path))
     except OSError as exc:
         raise SourceError(f"Cannot read {path}: {exc.strerror or exc}", field="path") from None
     except FeedParseError as exc:
@@ -119,7 +122,7 @@ def ensure_file_source(path: Path, *, now: datetime) -> tuple[Source, RefreshOut
         config_hash=config_hash(Source.Type.FEED, {"file": resolved}),
         defaults={"config": {"file": resolved}, "title": parsed.title or path.stem},
     )
-    return source, refresh_source(source, now=now)
+    return source, refresh_source(source, now=now, preparsed=parsed)
 
 
 def add_to_library(user, source: Source, display_name: str = "") -> UserSource:

@@ -99,11 +99,20 @@ def _reads_left_a_gap(source: Source, counts: UpsertCounts, now: datetime) -> bo
     )
 
 
-def fetch_and_parse(source: Source, *, prefetched: fetch.FetchResult | None = None) -> Fetched:
+def fetch_and_parse(
+    source: Source,
+    *,
+    prefetched: fetch.FetchResult | None = None,
+    preparsed: ParsedFeed | None = None,
+) -> Fetched:
     """The network half of a refresh, whatever the source type (see ingest/refresh/readers.py): it
     reads only fields of `source` already in memory and never writes to the database, so it is
-    safe on a worker thread and never runs inside a transaction."""
+    safe on a worker thread and never runs inside a transaction. `preparsed` is what the caller
+    already parsed from `prefetched` (adding a feed): the reader is not run again."""
     started = time.monotonic()
+    if preparsed is not None:
+        status = prefetched.status if prefetched is not None else None
+        return Fetched(result=prefetched, parsed=preparsed, http_status=status)
     fetched = readers.reader_for(source.type)(source, prefetched)
     fetched.duration_ms = int((time.monotonic() - started) * 1000)
     return fetched
@@ -209,17 +218,23 @@ def store_refresh(source: Source, fetched: Fetched, *, now: datetime) -> Refresh
 
 
 def refresh_source(
-    source: Source, *, now: datetime, prefetched: fetch.FetchResult | None = None
+    source: Source,
+    *,
+    now: datetime,
+    prefetched: fetch.FetchResult | None = None,
+    preparsed: ParsedFeed | None = None,
 ) -> RefreshOutcome:
     """Refresh one feed source now. Never raises for fetch or parse problems: they are
     recorded on the source (backoff, degraded) and in a FetchLog row.
 
     `prefetched` is a response already fetched for this source (adding a source validates
-    by fetching), so the first refresh does not fetch twice.
+    by fetching), so the first refresh does not fetch twice; `preparsed`, its parse, so a
+    feed is not parsed twice either (a parse can take seconds for a large feed).
     """
     # A site crawl can take minutes: the heartbeat keeps a scheduled claim's lease alive.
     with leases.Heartbeat(Source, [source.pk], now=now):
-        return store_refresh(source, fetch_and_parse(source, prefetched=prefetched), now=now)
+        fetched = fetch_and_parse(source, prefetched=prefetched, preparsed=preparsed)
+        return store_refresh(source, fetched, now=now)
 
 
 def _refreshed_recently(source: Source, now: datetime) -> bool:

@@ -34,8 +34,10 @@ from tests.bench.sizes import SIZES
 BENCHMARKS = (
     "ingest",
     "refresh",
+    "refreshmemory",
     "edgecases",
     "sanitize",
+    "hostile",
     "run",
     "scheduler",
     "throughput",

@@ -307,3 +307,43 @@ def test_a_signed_in_follow_needs_the_csrf_token(bob, topic):
     assert not Subscription.objects.filter(owner=bob).exists()
     anonymous = Client(enforce_csrf_checks=True)
     assert anonymous.post(f"/topics/{topic.slug}/follow").status_code == 302
+
+
+def cached(path: str) -> bool:
+    from django.core.cache import cache
+
+    from topics import page_cache
+
+    return cache.get(page_cache.page_key(path, "en")) is not None
+
+
+def test_the_page_cache_keeps_only_the_parameters_a_page_reads(client, topic):
+    """Any ?z=N used to be one more entry in the shared cache: a stranger could fill Redis."""
+    for n in range(5):
+        assert client.get(f"{topic.get_absolute_url()}?z={n}").status_code == 200
+        assert client.get(f"/topics?z={n}&sort=latest").status_code == 200
+        assert not cached(f"{topic.get_absolute_url()}?z={n}")
+        assert not cached(f"/topics?sort=latest&z={n}")
+    client.get(topic.get_absolute_url())
+    client.get("/topics?sort=latest")
+    assert cached(topic.get_absolute_url()) and cached("/topics?sort=latest")
+    # The default spelled out, a page number in another spelling, a search: rendered, not kept.
+    for path in ["/topics?sort=trending", "/topics?page=01", "/topics?q=postgres"]:
+        assert client.get(path).status_code == 200
+        assert not cached(path.replace("page=01", "page=1"))
+        assert not cached(path)
+
+
+def test_parameters_in_another_order_share_the_cached_page(
+    client, topic, django_assert_num_queries
+):
+    client.get(f"/topics?sort=latest&locale={topic.locale}")
+    with django_assert_num_queries(0):
+        again = client.get(f"/topics?locale={topic.locale}&sort=latest")
+    assert again.status_code == 200
+
+
+def test_a_strangers_query_never_reaches_a_page_served_to_everyone(client, topic):
+    client.get(f"{topic.get_absolute_url()}?next=/evil-marker")
+    stranger = type(client)()
+    assert "evil-marker" not in stranger.get(topic.get_absolute_url()).content.decode()

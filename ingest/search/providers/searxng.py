@@ -47,7 +47,7 @@ def parse_results(content: bytes, *, query: str) -> ParsedFeed:
     """SearXNG's JSON answer as entries; results without a usable http(s) URL are skipped."""
     try:
         data = json.loads(content)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deeply to decode
         raise SearxngResponseError(_("SearXNG did not answer with JSON.")) from None
     results = data.get("results") if isinstance(data, dict) else None
     if not isinstance(results, list):
