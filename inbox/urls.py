@@ -1,6 +1,7 @@
 from django.urls import path
 
 from inbox import views
+from inbox.portability import views as portability
 
 app_name = "inbox"
 urlpatterns = [
@@ -10,4 +11,9 @@ urlpatterns = [
     path("items/<int:run_item_id>/<slug:action>/", views.item_action, name="item_action"),
     path("tokens/", views.tokens, name="tokens"),
     path("preferences/", views.preferences, name="preferences"),
+    path("preferences/export/", portability.export_download, name="export"),
+    path("preferences/import/", portability.import_upload, name="import"),
+    path("preferences/transfer/", portability.transfer_codes, name="transfer"),
+    path("preferences/transfer/pull/", portability.transfer_pull, name="transfer_pull"),
+    path("preferences/delete-account/", portability.account_delete, name="delete_account"),
 ]

@@ -97,9 +97,10 @@ def max_body_bytes() -> int:
     return settings.API_MAX_BODY_BYTES
 
 
-def parse_json_bytes(raw: bytes):
-    """The JSON value in `raw`, or an APIInputError / PayloadTooLarge saying what is wrong."""
-    limit = max_body_bytes()
+def parse_json_bytes(raw: bytes, *, limit: int | None = None):
+    """The JSON value in `raw`, or an APIInputError / PayloadTooLarge saying what is wrong.
+    `limit` replaces API_MAX_BODY_BYTES for the rare body allowed to be larger (an import)."""
+    limit = limit or max_body_bytes()
     if len(raw) > limit:
         raise PayloadTooLarge(
             _("The request body is larger than %(limit)s bytes.") % {"limit": limit}
