@@ -336,6 +336,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "SubscriptionStatusEnum": "digests.models.Subscription.Status",
         "RunStatusEnum": "digests.models.Run.Status",
+        "TokenScopeEnum": "inbox.models.ApiToken.Scope",
+        "TransferScopeEnum": "inbox.models.TransferCode.Scope",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -40,7 +40,7 @@ def streamed_export(blocks, now) -> StreamingHttpResponse:
 
 class ExportQuerySerializer(StrictSerializer):
     scope = StrictChoiceField(
-        choices=TransferCode.Scope.values,
+        choices=TransferCode.Scope.choices,
         default=TransferCode.Scope.EVERYTHING,
         help_text="everything (default), saved_recent (saved items and the last 30 days of "
         "briefs) or saved (saved items only).",
@@ -81,6 +81,22 @@ class ExportDocumentParser(BaseParser):
         return {"raw": stream.read(max_import_bytes() + 1) if stream is not None else b""}
 
 
+class ExportDocumentSerializer(StrictSerializer):
+    """The document's top level, for the schema; every part is described field by field in
+    inbox/portability/export.schema.json, which the import checks it against."""
+
+    format = serializers.ChoiceField(choices=["tidings-export@1"])
+    exported_at = serializers.DateTimeField()
+    instance = serializers.JSONField(help_text="{url, software}")
+    scope = serializers.ChoiceField(choices=TransferCode.Scope.choices)
+    account = serializers.JSONField(help_text="{id, email} on the exporting instance")
+    preferences = serializers.JSONField(help_text="{ui_locale, timezone, locale_mode}")
+    sources = serializers.ListField(child=serializers.JSONField())
+    subscriptions = serializers.ListField(child=serializers.JSONField())
+    runs = serializers.ListField(child=serializers.JSONField(), help_text="With their items.")
+    content_states = serializers.ListField(child=serializers.JSONField())
+
+
 class RefusedSourceSerializer(ResponseSerializer):
     id = serializers.IntegerField()
     type = serializers.CharField()
@@ -112,7 +128,7 @@ class ImportView(APIView):
     throttle_scope = "import"
 
     @extend_schema(
-        request={EXPORT_CONTENT_TYPE: OpenApiTypes.OBJECT},
+        request={EXPORT_CONTENT_TYPE: ExportDocumentSerializer},
         responses={200: ImportSummarySerializer},
         description="Import a `tidings-export@1` document (at most IMPORT_MAX_BYTES, 100 MB by "
         "default: 413 beyond). The format is checked first (`unsupported_format`), then the "
@@ -129,7 +145,7 @@ class ImportView(APIView):
 
 class TransferCodeInputSerializer(StrictSerializer):
     scope = StrictChoiceField(
-        choices=TransferCode.Scope.values,
+        choices=TransferCode.Scope.choices,
         help_text="saved (saved items only), saved_recent (and the last 30 days of briefs) or "
         "everything.",
     )
@@ -169,9 +185,9 @@ class RedeemSerializer(StrictSerializer):
 
 
 class TransferRedeemView(APIView):
-    """Called by another Tidings instance, not by people: the code is the credential."""
+    """Called by another Tidings instance, not by people: the code is the credential (a token
+    is not needed; a bad one is refused like everywhere)."""
 
-    authentication_classes: list = []
     permission_classes = [AllowAny]
     throttle_classes = [ScopedIPRateThrottle]
     throttle_scope = "transfer_redeem"

@@ -114,7 +114,7 @@ def revoke_code(user, code_id: int, *, now: datetime) -> bool:
 
 
 def _find(code: str) -> TransferCode | None:
-    parts = (code or "").split("_")
+    parts = (code or "").split("_", 2)  # the secret may hold "_" itself
     if len(parts) != 3 or parts[0] != CODE_PREFIX:
         return None
     row = TransferCode.objects.filter(prefix=parts[1]).select_related("user").first()
