@@ -111,6 +111,13 @@ def max_import_bytes() -> int:
 
 def read_document(raw: bytes) -> dict:
     """The parsed document, checked as far as it can be without the database."""
+    document = read_format(raw)
+    check_document(document)
+    return document
+
+
+def read_format(raw: bytes) -> dict:
+    """The parsed document once its size, JSON and format are right; not yet checked whole."""
     limit = max_import_bytes()
     if len(raw) > limit:
         raise ImportTooLarge(
@@ -138,12 +145,15 @@ def read_document(raw: bytes) -> dict:
                 % {"given": repr(given)[:80] if given is not None else _("(none)"), "known": FORMAT}
             }
         )
+    return document
+
+
+def check_document(document: dict) -> None:
     try:
         validate(document)
     except SchemaError as exc:
         raise ImportRefused({exc.path: exc.message}) from None
     _check_references(document)
-    return document
 
 
 def _check_references(document: dict) -> None:
@@ -397,7 +407,7 @@ def _import_subscriptions(
 def _canonical(url: str, where: str) -> str:
     try:
         canonical = canonicalize_url(url)
-    except InvalidURL as exc:
+    except (InvalidURL, ValueError) as exc:
         raise ImportRefused({where: _("Not a usable address: %(why)s") % {"why": exc}}) from None
     if not canonical.startswith(("http://", "https://")) or len(canonical) > 2048:
         raise ImportRefused({where: _("Must be an http or https address.")})
@@ -658,8 +668,12 @@ def import_export(
 ) -> ImportSummary:
     """Import the export in `raw` into `user`'s account: all of it, or nothing."""
     checksum = hashlib.sha256(raw).hexdigest()
-    document = read_document(raw)
+    document = read_format(raw)
     summary = ImportSummary(checksum=checksum)
+    if ImportRecord.objects.filter(user=user, checksum=checksum).exists():
+        summary.already_imported = True  # checked again under the lock below
+        return summary
+    check_document(document)
     try:
         with transaction.atomic():
             # One import at a time per account (the plan's limits are counted under this lock).

@@ -166,8 +166,12 @@ def _audited(row: TransferCode, blocks: Iterator[bytes]) -> Iterator[bytes]:
 def redeem_url(instance: str) -> str:
     """The other instance's redeem URL; HTTPS only (a code and someone's data travel on it)."""
     instance = (instance or "").strip().rstrip("/")
-    parts = urlsplit(instance)
-    test_host = parts.hostname in settings.FETCH_TEST_ONLY_LOOPBACK_HOSTS
+    try:
+        parts = urlsplit(instance)
+        test_host = parts.hostname in settings.FETCH_TEST_ONLY_LOOPBACK_HOSTS
+        _port = parts.port
+    except ValueError:  # "https://[", a port that is not a number
+        raise TransferRefused({"instance": _("This is not a web address.")}) from None
     if parts.scheme != "https" and not (test_host and parts.scheme == "http"):
         raise TransferRefused(
             {"instance": _("Give the other Tidings' address starting with https://.")}

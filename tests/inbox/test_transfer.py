@@ -112,7 +112,13 @@ def test_redeem_answers_404_for_unknown_codes_and_410_for_spent_ones(client, ali
 @pytest.mark.django_db
 def test_pulling_needs_https_and_a_real_code(bob):
     client = api_client_for(bob)
-    for instance in ("http://tidings.example", "ftp://tidings.example", "https://u:p@x.example"):
+    for instance in (
+        "http://tidings.example",
+        "ftp://tidings.example",
+        "https://u:p@x.example",
+        "https://[",
+        "https://x.example:port",
+    ):
         response = client.post(
             "/api/v1/transfer/pull", {"instance": instance, "code": "tx_a_b"}, format="json"
         )
