@@ -149,8 +149,9 @@ class CreditHold(models.Model):
 class RetiredLedgerTotal(models.Model):
     """What deleted accounts' ledgers added up to, by calendar month (UTC), tier and kind of
     row: the only trace of a deleted account in billing. No user, no run, no row of its own —
-    totals other accounts' rows are summed into too, so the platform's spend figures for past
-    months survive a deletion without keeping anything about the person
+    totals other accounts' rows are summed into too, so the platform's accounting of past
+    months keeps what was spent (read-only in the admin; the live spend statistics in
+    billing/stats.py count live accounts only) without keeping anything about the person
     (inbox/portability/deletion.py)."""
 
     month = models.DateField(help_text=_("First day of the calendar month (UTC)."))

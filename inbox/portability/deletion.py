@@ -8,7 +8,7 @@ The rule, row by row:
 - the ledger is first added into `billing.RetiredLedgerTotal`: per calendar month, tier and kind
   of row, the amount, the number of rows and of accounts — totals shared with every other
   deleted account, with no user, run or row id in them — so the platform's spend figures for
-  past months stay true and nothing about the person remains;
+  past months keeps what was spent and nothing about the person remains;
 - public topics they own are deleted the way their owner deletes one (`status = deleted`: the
   page answers 410, the topic leaves every list, sitemap and feed, no more editions) and keep
   no owner (`owner = NULL`); followers keep their subscriptions, which stop receiving editions.
