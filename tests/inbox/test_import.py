@@ -351,3 +351,20 @@ def test_the_console_upload_imports_and_says_what_it_did(client, alice, bob):
     bad = SimpleUploadedFile("export.json", b'{"format": "other@9"}', "application/json")
     response = client.post(reverse("inbox:import"), {"file": bad}, follow=True)
     assert "Nothing was imported" in response.content.decode()
+
+
+def test_more_subscriptions_than_the_largest_plan_allows_are_refused(alice, bob):
+    from inbox.portability.importing import MAX_SUBSCRIPTIONS
+
+    populate(alice, now=timezone.now())
+
+    def crowd(document):
+        first = document["subscriptions"][0]
+        document["subscriptions"] += [
+            {**first, "id": 100_000 + n, "name": f"Copy {n}"} for n in range(MAX_SUBSCRIPTIONS)
+        ]
+
+    response = post_import(api_client_for(bob), _broken(alice, crowd))
+    assert response.status_code == 400
+    assert "subscriptions" in response.json()["error"]["fields"]
+    assert not Subscription.objects.filter(owner=bob).exists()
