@@ -314,8 +314,9 @@ REST_FRAMEWORK = {
 }
 # The largest JSON body the API reads (bigger ones get 413 before they are read whole).
 API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 262_144, minimum=1024)
-# The largest export one import takes (POST /api/v1/import, the console's upload, a transfer):
-# the document is parsed whole, so this bounds the memory an import can use (about 8x this).
+# The largest export one import takes (POST /api/v1/import, the console's upload, a transfer).
+# An upload or request body is read piece by piece from a temporary file; a transfer's answer
+# is held in memory by the fetch client, so this also bounds that.
 IMPORT_MAX_BYTES = env_int("IMPORT_MAX_BYTES", 100 * 1024 * 1024, minimum=1024)
 # A transfer code is good for this long, once (inbox/portability/transfer.py).
 TRANSFER_CODE_MINUTES = env_int("TRANSFER_CODE_MINUTES", 15, minimum=1)

@@ -3,6 +3,8 @@ instance. Thin: inbox/portability/{export,importing,transfer}.py decide everythi
 
 from __future__ import annotations
 
+import tempfile
+
 from django.http import StreamingHttpResponse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
@@ -72,13 +74,24 @@ class ExportView(APIView):
 
 
 class ExportDocumentParser(BaseParser):
-    """The body of an import: a JSON document of up to IMPORT_MAX_BYTES, handed over as bytes
-    (the import parses it with the API's JSON rules and its own size cap)."""
+    """The body of an import: a JSON document of up to IMPORT_MAX_BYTES, spooled to a
+    temporary file (in memory up to 1 MB) one block at a time and handed over unparsed — the
+    import reads it piece by piece with the API's JSON rules and its own size cap. One byte
+    past the cap is kept, so an oversized body is refused without being read whole."""
 
     media_type = "application/json"
 
     def parse(self, stream, media_type=None, parser_context=None):
-        return {"raw": stream.read(max_import_bytes() + 1) if stream is not None else b""}
+        spool = tempfile.SpooledTemporaryFile(max_size=1024 * 1024)  # noqa: SIM115 - the view closes it
+        left = max_import_bytes() + 1
+        while stream is not None and left > 0:
+            block = stream.read(min(left, 64 * 1024))
+            if not block:
+                break
+            spool.write(block)
+            left -= len(block)
+        spool.seek(0)
+        return {"file": spool}
 
 
 class ExportDocumentSerializer(StrictSerializer):
@@ -136,7 +149,12 @@ class ImportView(APIView):
         "changes nothing; imported runs are history — never run, delivered or charged.",
     )
     def post(self, request):
-        summary = import_export(request.user, request.data.get("raw", b""), now=timezone.now())
+        body = request.data.get("file")
+        try:
+            summary = import_export(request.user, body or b"", now=timezone.now())
+        finally:
+            if body is not None:
+                body.close()
         return Response(ImportSummarySerializer(summary).data)
 
 

@@ -1,12 +1,18 @@
 """The import of a `tidings-export@1` document into an account (SPEC §13).
 
+The document is read piece by piece from a file (inbox/portability/reader.py), in passes, so
+memory stays flat however large it is: only its top-level members, its sources and its
+subscriptions (at most 10,000 and 500) are held; runs and content states are read one at a
+time, and written 250 runs / 1,000 states at a time.
+
 Order of checks, all before anything is written:
 1. size (`IMPORT_MAX_BYTES`, else 413 `too_large`), UTF-8 and JSON (the API's own JSON rules:
    no NUL, no lone surrogates, no key twice, at most 20 levels deep);
 2. the format: `"format": "tidings-export@1"` (anything else: 400 `unsupported_format`);
 3. the whole document against `export.schema.json`, then the references inside it (a run's
    subscription, a subscription's sources) and every subscription's settings through the same
-   `digests.subscriptions.clean_input` the console and API use.
+   `digests.subscriptions.clean_input` the console and API use. A document imported before
+   (its SHA-256) is recognised after step 2 and changes nothing.
 
 Then one transaction writes everything, or nothing:
 - sources go through the source services' own checks — a feed's address through the fetch
@@ -30,8 +36,11 @@ run, search or page ever shows — it comes alive only when a source really sees
 from __future__ import annotations
 
 import hashlib
+import io
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import BinaryIO
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -39,16 +48,16 @@ from django.utils.translation import gettext as _
 from rest_framework import status
 
 from billing import limits
-from config.api.errors import APIInputError, ServiceRefusal
-from config.api.parsers import parse_json_bytes
+from config.api.errors import ServiceRefusal
 from digests.delivery import endpoints
 from digests.models import Run, RunItem, Subscription, SubscriptionSource
 from digests.schedule import ScheduleError, next_run_after, validate_timezone
 from digests.subscriptions import SubscriptionInputError, clean_input
 from inbox.models import ImportedRow, ImportRecord, UserContentState, UserPreference
 from inbox.page_cache import inbox_changed
+from inbox.portability import reader
 from inbox.portability.export import FORMAT
-from inbox.portability.schema import SchemaError, parse_datetime, validate
+from inbox.portability.schema import SchemaError, export_schema, parse_datetime, validate
 from ingest.canonical import InvalidURL, canonicalize_url, url_hash
 from ingest.crawl.service import clean_crawl_input
 from ingest.library.bulk_add import SourceSpec, add_sources_to_library
@@ -63,6 +72,8 @@ from ingest.watch.service import RENDER_MODES
 # The most subscriptions one document may bring: the largest plan's limit.
 MAX_SUBSCRIPTIONS = max(tier_limits.subscriptions for tier_limits in limits.LIMITS.values())
 BATCH = 1000
+# Runs are written a page at a time: 250 runs of up to 30 items stay a few MB in memory.
+RUN_BATCH = 250
 FINISHED = (Run.Status.SUCCEEDED, Run.Status.FAILED)
 
 
@@ -109,57 +120,127 @@ def max_import_bytes() -> int:
     return settings.IMPORT_MAX_BYTES
 
 
-def read_document(raw: bytes) -> dict:
-    """The parsed document, checked as far as it can be without the database."""
-    document = read_format(raw)
-    check_document(document)
-    return document
+MAX_SOURCES = 10_000
 
 
-def read_format(raw: bytes) -> dict:
-    """The parsed document once its size, JSON and format are right; not yet checked whole."""
+def _too_large(limit: int) -> ImportTooLarge:
+    return ImportTooLarge(
+        {
+            "file": _(
+                "The export is larger than %(limit)s bytes, the most one import takes "
+                "(IMPORT_MAX_BYTES). Export with a smaller scope, or ask the operator."
+            )
+            % {"limit": f"{limit:,}"}
+        }
+    )
+
+
+@dataclass
+class Document:
+    """An export being imported: its top-level members and its two short lists in memory,
+    its runs and content states read from `stream` one at a time whenever they are needed."""
+
+    stream: BinaryIO
+    checksum: str
+    head: dict
+    sources: list[dict]
+    subscriptions: list[dict]
+
+    def runs(self) -> Iterator[tuple[int, dict]]:
+        return reader.items(self.stream, "runs")
+
+    def content_states(self) -> Iterator[tuple[int, dict]]:
+        return reader.items(self.stream, "content_states")
+
+    @property
+    def scope(self) -> str:
+        return self.head["scope"]
+
+
+def _refused(exc: reader.DocumentError) -> ImportRefused:
+    refusal = ImportRefused({exc.field: exc.message}, message=exc.message)
+    refusal.code = exc.code  # parse_error, bad_text, too_deep: the API's own words
+    return refusal
+
+
+def open_document(source: bytes | BinaryIO) -> Document:
+    """The document once its size, its JSON and its format are right (in that order); not yet
+    checked whole (`check_document`). Reads it once."""
+    stream = io.BytesIO(source) if isinstance(source, bytes | bytearray) else source
     limit = max_import_bytes()
-    if len(raw) > limit:
-        raise ImportTooLarge(
-            {
-                "file": _(
-                    "The export is larger than %(limit)s bytes, the most one import takes "
-                    "(IMPORT_MAX_BYTES). Export with a smaller scope, or ask the operator."
-                )
-                % {"limit": f"{limit:,}"}
-            }
-        )
+    checksum, size = reader.sha256_and_size(stream)
+    if size > limit:
+        raise _too_large(limit)
+    head: dict = {}
+    kept: dict[str, list] = {"sources": [], "subscriptions": []}
+    caps = {"sources": MAX_SOURCES, "subscriptions": MAX_SUBSCRIPTIONS}
+    whole = None
     try:
-        document = parse_json_bytes(raw, limit=limit)
-    except APIInputError as exc:
-        refusal = ImportRefused(exc.fields, message=str(exc.detail))
-        refusal.code = exc.code  # parse_error, bad_text, too_deep: the API's own words
-        raise refusal from None
-    if not isinstance(document, dict):
+        for kind, where, value in reader.events(stream):
+            if kind == "member" and where is None:
+                whole = value  # not a JSON object at all
+            elif kind == "member":
+                head[where] = value
+            elif kind == "item" and where[0] in kept:
+                if len(kept[where[0]]) >= caps[where[0]]:
+                    raise ImportRefused(
+                        {
+                            where[0]: _("At most %(count)d %(what)s.")
+                            % {"count": caps[where[0]], "what": where[0]}
+                        }
+                    )
+                kept[where[0]].append(value)
+    except reader.DocumentError as exc:
+        raise _refused(exc) from None
+    if whole is not None or not head:
         raise UnsupportedFormat({"format": _("An export is a JSON object with a `format`.")})
-    if document.get("format") != FORMAT:
-        given = document.get("format")
+    if head.get("format") != FORMAT:
+        given = head.get("format")
         raise UnsupportedFormat(
             {
                 "format": _("Unknown export format %(given)s; this Tidings reads %(known)s.")
                 % {"given": repr(given)[:80] if given is not None else _("(none)"), "known": FORMAT}
             }
         )
-    return document
+    return Document(stream, checksum, head, kept["sources"], kept["subscriptions"])
 
 
-def check_document(document: dict) -> None:
+def check_document(document: Document) -> None:
+    """Every part against the schema and every reference inside the document; reads the runs
+    and states once more, one at a time."""
+    root = export_schema()
     try:
-        validate(document)
+        validate(document.head)
+        for name in ("sources", "subscriptions"):
+            rule = root["properties"][name]["items"]
+            for index, entry in enumerate(getattr(document, name)):
+                validate(entry, rule, (name, index))
+        _check_subscription_references(document)
+        subscription_ids = {entry["id"] for entry in document.subscriptions}
+        run_rule = root["properties"]["runs"]["items"]
+        run_ids: set[int] = set()
+        for index, run in document.runs():
+            validate(run, run_rule, ("runs", index))
+            if run["subscription"] not in subscription_ids:
+                raise ImportRefused(
+                    {f"runs.{index}.subscription": _("Not a subscription of this document.")}
+                )
+            if run["id"] in run_ids:
+                raise ImportRefused({f"runs.{index}.id": _("The same id twice.")})
+            run_ids.add(run["id"])
+        state_rule = root["properties"]["content_states"]["items"]
+        for index, state in document.content_states():
+            validate(state, state_rule, ("content_states", index))
     except SchemaError as exc:
         raise ImportRefused({exc.path: exc.message}) from None
-    _check_references(document)
+    except reader.DocumentError as exc:  # the file changed under us
+        raise _refused(exc) from None
 
 
-def _check_references(document: dict) -> None:
-    source_ids = {source["id"] for source in document["sources"]}
+def _check_subscription_references(document: Document) -> None:
+    source_ids = {source["id"] for source in document.sources}
     subscription_ids = set()
-    for index, subscription in enumerate(document["subscriptions"]):
+    for index, subscription in enumerate(document.subscriptions):
         if subscription["id"] in subscription_ids:
             raise ImportRefused({f"subscriptions.{index}.id": _("The same id twice.")})
         subscription_ids.add(subscription["id"])
@@ -172,19 +253,6 @@ def _check_references(document: dict) -> None:
                         )
                     }
                 )
-    if len(subscription_ids) > MAX_SUBSCRIPTIONS:
-        raise ImportRefused(
-            {"subscriptions": _("At most %(count)d subscriptions.") % {"count": MAX_SUBSCRIPTIONS}}
-        )
-    run_ids = set()
-    for index, run in enumerate(document["runs"]):
-        if run["subscription"] not in subscription_ids:
-            raise ImportRefused(
-                {f"runs.{index}.subscription": _("Not a subscription of this document.")}
-            )
-        if run["id"] in run_ids:
-            raise ImportRefused({f"runs.{index}.id": _("The same id twice.")})
-        run_ids.add(run["id"])
 
 
 # --- Sources ----------------------------------------------------------------------------------
@@ -231,11 +299,11 @@ def _source_spec(entry: dict) -> SourceSpec:
     raise ValueError(kind)
 
 
-def _import_sources(user, document: dict, summary: ImportSummary, *, now) -> dict[int, int]:
+def _import_sources(user, document: Document, summary: ImportSummary, *, now) -> dict[int, int]:
     """Exported source id -> local source id, for the sources that were accepted."""
     wanted: list[tuple[SourceSpec, str]] = []
     spec_of: dict[int, SourceSpec] = {}
-    for entry in document["sources"]:
+    for entry in document.sources:
         try:
             spec = _source_spec(entry)
         except SourceInputError as exc:
@@ -287,10 +355,21 @@ _SETTINGS = (
 )
 
 
-def _origin_key(document: dict) -> str:
+def _origin_key(document: Document) -> str:
     """Who exported: the instance and its account, hashed to a short stable key."""
-    origin = f"{document['instance']['url']}|{document['account']['id']}"
+    origin = f"{document.head['instance']['url']}|{document.head['account']['id']}"
     return hashlib.sha256(origin.encode()).hexdigest()[:20]
+
+
+def _pages(entries: Iterator[tuple[int, dict]], size: int) -> Iterator[list[tuple[int, dict]]]:
+    page: list[tuple[int, dict]] = []
+    for entry in entries:
+        page.append(entry)
+        if len(page) == size:
+            yield page
+            page = []
+    if page:
+        yield page
 
 
 def _known(user, kind: str, keys: list[str]) -> dict[str, int]:
@@ -325,7 +404,7 @@ def _clean_subscription(user, entry: dict, index: int, local_sources: list[int],
 
 def _import_subscriptions(
     user,
-    document: dict,
+    document: Document,
     sources: dict[int, int],
     summary: ImportSummary,
     created_times: dict[int, datetime],
@@ -333,7 +412,7 @@ def _import_subscriptions(
     now,
 ) -> dict[int, int]:
     origin = _origin_key(document)
-    keys = {entry["id"]: f"{origin}:{entry['id']}" for entry in document["subscriptions"]}
+    keys = {entry["id"]: f"{origin}:{entry['id']}" for entry in document.subscriptions}
     known = _known(user, "subscription", list(keys.values()))
     alive = set(
         Subscription.objects.filter(owner=user, pk__in=list(known.values())).values_list(
@@ -341,8 +420,8 @@ def _import_subscriptions(
         )
     )
     mapping: dict[int, int] = {}
-    full = document["scope"] == "everything"
-    for index, entry in enumerate(document["subscriptions"]):
+    full = document.scope == "everything"
+    for index, entry in enumerate(document.subscriptions):
         local = known.get(keys[entry["id"]])
         if local in alive:
             mapping[entry["id"]] = local
@@ -473,25 +552,23 @@ def _when(value: str | None) -> datetime | None:
 
 
 def _import_runs(
-    user, document: dict, subscriptions: dict[int, int], summary: ImportSummary, *, now
+    user, document: Document, subscriptions: dict[int, int], summary: ImportSummary, *, now
 ) -> dict[int, int]:
     """Exported run id -> local run id, for the runs imported now or before."""
     origin = _origin_key(document)
-    runs = document["runs"]
     mapping: dict[int, int] = {}
-    for start in range(0, len(runs), BATCH):
-        page = runs[start : start + BATCH]
-        keys = {run["id"]: f"{origin}:{run['id']}" for run in page}
+    for page in _pages(document.runs(), RUN_BATCH):
+        keys = {run["id"]: f"{origin}:{run['id']}" for _index, run in page}
         known = _known(user, "run", list(keys.values()))
         new_runs: list[tuple[int, dict]] = []
-        for offset, run in enumerate(page):
+        for index, run in page:
             if keys[run["id"]] in known:
                 mapping[run["id"]] = known[keys[run["id"]]]
                 summary.runs_matched += 1
             elif run["status"] not in FINISHED:
                 summary.runs_skipped_unfinished += 1
             else:
-                new_runs.append((start + offset, run))
+                new_runs.append((index, run))
         if not new_runs:
             continue
         wanted: dict[str, tuple[str, str]] = {}
@@ -577,17 +654,13 @@ _STATE_TIMES = (
 
 
 def _import_states(
-    user, document: dict, runs: dict[int, int], summary: ImportSummary, *, now
+    user, document: Document, runs: dict[int, int], summary: ImportSummary, *, now
 ) -> None:
-    states = document["content_states"]
-    for start in range(0, len(states), BATCH):
-        page = states[start : start + BATCH]
+    for page in _pages(document.content_states(), BATCH):
         by_hash: dict[str, dict] = {}
         wanted: dict[str, tuple[str, str]] = {}
-        for offset, state in enumerate(page):
-            canonical = _canonical(
-                state["canonical_url"], f"content_states.{start + offset}.canonical_url"
-            )
+        for index, state in page:
+            canonical = _canonical(state["canonical_url"], f"content_states.{index}.canonical_url")
             digest = url_hash(canonical)
             by_hash.setdefault(digest, state)
             wanted.setdefault(digest, (canonical, state["title"]))
@@ -635,8 +708,8 @@ def _import_states(
             summary.content_states_updated += len(changed)
 
 
-def _import_preferences(user, document: dict) -> None:
-    wanted = document["preferences"]
+def _import_preferences(user, document: Document) -> None:
+    wanted = document.head["preferences"]
     preference, _created = UserPreference.objects.get_or_create(user=user)
     changed = []
     if (
@@ -664,13 +737,17 @@ def _import_preferences(user, document: dict) -> None:
 
 
 def import_export(
-    user, raw: bytes, *, now: datetime, origin: str = ImportRecord.Origin.UPLOAD
+    user,
+    source: bytes | BinaryIO,
+    *,
+    now: datetime,
+    origin: str = ImportRecord.Origin.UPLOAD,
 ) -> ImportSummary:
-    """Import the export in `raw` into `user`'s account: all of it, or nothing."""
-    checksum = hashlib.sha256(raw).hexdigest()
-    document = read_format(raw)
-    summary = ImportSummary(checksum=checksum)
-    if ImportRecord.objects.filter(user=user, checksum=checksum).exists():
+    """Import the export in `source` (bytes, or a binary file it may read several times) into
+    `user`'s account: all of it, or nothing."""
+    document = open_document(source)
+    summary = ImportSummary(checksum=document.checksum)
+    if ImportRecord.objects.filter(user=user, checksum=document.checksum).exists():
         summary.already_imported = True  # checked again under the lock below
         return summary
     check_document(document)
@@ -678,7 +755,7 @@ def import_export(
         with transaction.atomic():
             # One import at a time per account (the plan's limits are counted under this lock).
             account = limits.lock_account(user.pk, now=now)
-            if ImportRecord.objects.filter(user=user, checksum=checksum).exists():
+            if ImportRecord.objects.filter(user=user, checksum=document.checksum).exists():
                 summary.already_imported = True
                 return summary
             _import_preferences(user, document)
@@ -697,8 +774,8 @@ def import_export(
             ImportRecord.objects.create(
                 user=user,
                 origin=origin,
-                instance=document["instance"]["url"],
-                checksum=checksum,
+                instance=document.head["instance"]["url"],
+                checksum=document.checksum,
                 summary=summary.as_dict(),
                 created_at=now,
             )
@@ -707,4 +784,6 @@ def import_export(
         raise ImportConflict(
             {"file": _("Another import into this account was running at the same time; try again.")}
         ) from None
+    except reader.DocumentError as exc:  # the file changed under us
+        raise _refused(exc) from None
     return summary

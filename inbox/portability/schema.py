@@ -66,11 +66,12 @@ def _where(path: tuple) -> str:
     return ".".join(str(p) for p in path) or "non_field_errors"
 
 
-def validate(document, schema: dict | None = None) -> None:
-    """Raise SchemaError for the first place `document` breaks the schema."""
-    root = schema or export_schema()
+def validate(document, rule: dict | None = None, path: tuple = ()) -> None:
+    """Raise SchemaError for the first place `document` breaks the schema — or, given a `rule`
+    of the schema (one list's items) and where the value is (`path`), that part of it."""
+    root = export_schema()
     # An explicit stack: a hostile document cannot exhaust Python's.
-    stack = [(document, root, ())]
+    stack = [(document, rule or root, path)]
     while stack:
         value, rule, path = stack.pop()
         if "$ref" in rule:

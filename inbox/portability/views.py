@@ -17,7 +17,7 @@ from inbox.portability import transfer
 from inbox.portability.api import streamed_export
 from inbox.portability.deletion import delete_account
 from inbox.portability.export import encoded_chunks, stream_export
-from inbox.portability.importing import ImportSummary, import_export, max_import_bytes
+from inbox.portability.importing import ImportSummary, import_export
 from inbox.views import preferences_page
 
 
@@ -66,9 +66,8 @@ def import_upload(request):
         messages.error(request, _("Choose an export file (.json) to import."))
         return redirect("inbox:preferences")
     try:
-        summary = import_export(
-            request.user, upload.read(max_import_bytes() + 1), now=timezone.now()
-        )
+        # The uploaded file itself (on disk past 2.5 MB): read piece by piece, never whole.
+        summary = import_export(request.user, upload.open("rb"), now=timezone.now())
     except ServiceRefusal as exc:
         messages.error(request, _("Nothing was imported: %(why)s") % {"why": _refusal_text(exc)})
     else:
