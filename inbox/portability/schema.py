@@ -17,6 +17,7 @@ from datetime import datetime
 from pathlib import Path
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 SCHEMA_PATH = Path(__file__).with_name("export.schema.json")
 
@@ -31,12 +32,12 @@ _TYPES = {
     "null": lambda v: v is None,
 }
 _TYPE_WORDS = {
-    "object": "a JSON object",
-    "array": "a list",
-    "string": "a text",
-    "integer": "a whole number",
-    "number": "a number",
-    "boolean": "true or false",
+    "object": gettext_lazy("a JSON object"),
+    "array": gettext_lazy("a list"),
+    "string": gettext_lazy("a text"),
+    "integer": gettext_lazy("a whole number"),
+    "number": gettext_lazy("a number"),
+    "boolean": gettext_lazy("true or false"),
     "null": "null",
 }
 
@@ -93,7 +94,7 @@ def validate(document, rule: dict | None = None, path: tuple = ()) -> None:
                 raise SchemaError(
                     where,
                     _("Must be %(types)s.")
-                    % {"types": _(" or ").join(_TYPE_WORDS[t] for t in types)},
+                    % {"types": _(" or ").join(str(_TYPE_WORDS[t]) for t in types)},
                 )
         if isinstance(value, str):
             if "maxLength" in rule and len(value) > rule["maxLength"]:
