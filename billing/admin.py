@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from billing import ledger, stats, tiers
-from billing.models import Account, CreditHold, CreditTransaction
+from billing.models import Account, CreditHold, CreditTransaction, RetiredLedgerTotal
 
 
 class CreditForm(forms.Form):
@@ -212,4 +212,21 @@ class CreditHoldAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(RetiredLedgerTotal)
+class RetiredLedgerTotalAdmin(admin.ModelAdmin):
+    """Deleted accounts' ledgers as anonymous monthly totals: read-only."""
+
+    list_display = ["month", "tier", "kind", "amount", "rows", "accounts"]
+    list_filter = ["tier", "kind", "month"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
         return False

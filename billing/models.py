@@ -144,3 +144,30 @@ class CreditHold(models.Model):
 
     def __str__(self) -> str:
         return f"hold {self.amount} for run {self.run_id}"
+
+
+class RetiredLedgerTotal(models.Model):
+    """What deleted accounts' ledgers added up to, by calendar month (UTC), tier and kind of
+    row: the only trace of a deleted account in billing. No user, no run, no row of its own —
+    totals other accounts' rows are summed into too, so the platform's accounting of past
+    months keeps what was spent (read-only in the admin; the live spend statistics in
+    billing/stats.py count live accounts only) without keeping anything about the person
+    (inbox/portability/deletion.py)."""
+
+    month = models.DateField(help_text=_("First day of the calendar month (UTC)."))
+    tier = models.CharField(max_length=8, choices=Tier.choices)
+    kind = models.CharField(max_length=16, choices=CreditTransaction.Kind.choices)
+    amount = models.BigIntegerField(default=0)
+    rows = models.PositiveIntegerField(default=0)
+    accounts = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-month", "tier", "kind"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["month", "tier", "kind"], name="retiredledgertotal_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.month:%Y-%m} {self.tier} {self.kind}: {self.amount:+d}"

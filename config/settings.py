@@ -323,10 +323,21 @@ REST_FRAMEWORK = {
         "interests": env_str("API_INTERESTS_RATE", "60/hour"),
         "schedule_preview": env_str("API_SCHEDULE_PREVIEW_RATE", "60/min"),
         "public_topics": env_str("API_PUBLIC_TOPICS_RATE", "120/min"),
+        # Exports, imports and transfers read or write a whole account (inbox/portability/).
+        "export": env_str("API_EXPORT_RATE", "30/hour"),
+        "import": env_str("API_IMPORT_RATE", "30/hour"),
+        # Redeeming a transfer code: anonymous (the code is the credential), per address.
+        "transfer_redeem": env_str("API_TRANSFER_REDEEM_RATE", "20/hour"),
     },
 }
 # The largest JSON body the API reads (bigger ones get 413 before they are read whole).
 API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 262_144, minimum=1024)
+# The largest export one import takes (POST /api/v1/import, the console's upload, a transfer).
+# An upload or request body is read piece by piece from a temporary file; a transfer's answer
+# is held in memory by the fetch client, so this also bounds that.
+IMPORT_MAX_BYTES = env_int("IMPORT_MAX_BYTES", 100 * 1024 * 1024, minimum=1024)
+# A transfer code is good for this long, once (inbox/portability/transfer.py).
+TRANSFER_CODE_MINUTES = env_int("TRANSFER_CODE_MINUTES", 15, minimum=1)
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tidings API",
     "DESCRIPTION": "Subscriptions, runs, inbox and sources. Authenticate with "
@@ -344,6 +355,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "SubscriptionStatusEnum": "digests.models.Subscription.Status",
         "RunStatusEnum": "digests.models.Run.Status",
+        "TokenScopeEnum": "inbox.models.ApiToken.Scope",
+        "TransferScopeEnum": "inbox.models.TransferCode.Scope",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -197,6 +197,9 @@ class Run(LeasedWork):
         SCHEDULED = "scheduled", _("Scheduled")
         MANUAL = "manual", _("Manual")
         RETRY = "retry", _("Retry")
+        # History brought in from an export (inbox/portability): always finished, never run,
+        # retried, delivered or charged here.
+        IMPORTED = "imported", _("Imported")
 
     subscription = models.ForeignKey(Subscription, on_delete=models.CASCADE, related_name="runs")
     user = models.ForeignKey(

@@ -629,6 +629,11 @@ def retry_run(run: Run, *, now: datetime) -> Run:
             _("The subscription of this run was deleted; its runs cannot be retried."),
             status=run.status,
         )
+    if run.trigger == Run.Trigger.IMPORTED:
+        raise RunStateError(
+            _("This run was imported from another Tidings; it is history and cannot be retried."),
+            status=run.status,
+        )
     moved = Run.objects.filter(pk=run.pk, status=Run.Status.FAILED).update(
         status=Run.Status.PENDING, finished_at=None, lease_expires_at=leases.lease_until(now)
     )

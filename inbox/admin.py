@@ -3,7 +3,10 @@ from django.contrib import admin
 from inbox.models import (
     ApiToken,
     AuthThrottleCounter,
+    ImportedRow,
+    ImportRecord,
     PushDevice,
+    TransferCode,
     UserContentState,
     UserPreference,
 )
@@ -54,3 +57,27 @@ class AuthThrottleCounterAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False
+
+
+@admin.register(TransferCode)
+class TransferCodeAdmin(admin.ModelAdmin):
+    list_display = ["prefix", "user", "scope", "created_at", "expires_at", "used_at", "revoked_at"]
+    list_filter = ["scope", "used_at", "revoked_at"]
+    search_fields = ["prefix", "user__email", "checksum"]
+    readonly_fields = [f.name for f in TransferCode._meta.fields]
+
+
+@admin.register(ImportRecord)
+class ImportRecordAdmin(admin.ModelAdmin):
+    list_display = ["user", "origin", "instance", "checksum", "created_at"]
+    list_filter = ["origin"]
+    search_fields = ["user__email", "checksum", "instance"]
+    readonly_fields = [f.name for f in ImportRecord._meta.fields]
+
+
+@admin.register(ImportedRow)
+class ImportedRowAdmin(admin.ModelAdmin):
+    list_display = ["user", "kind", "key", "local_id"]
+    list_filter = ["kind"]
+    search_fields = ["user__email", "key"]
+    raw_id_fields = ["user"]

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from inbox import api
+from inbox.portability import api as portability_api
 
 urlpatterns = [
     path("me", api.MeView.as_view(), name="api-me"),
@@ -17,4 +18,22 @@ urlpatterns = [
     path(
         "push/devices/<int:device_id>", api.PushDeviceDetailView.as_view(), name="api-push-device"
     ),
+    path("export", portability_api.ExportView.as_view(), name="api-export"),
+    path("import", portability_api.ImportView.as_view(), name="api-import"),
+    path(
+        "transfer/codes",
+        portability_api.TransferCodeCreateView.as_view(),
+        name="api-transfer-codes",
+    ),
+    path(
+        "transfer/codes/<int:code_id>",
+        portability_api.TransferCodeRevokeView.as_view(),
+        name="api-transfer-code",
+    ),
+    path(
+        "transfer/redeem",
+        portability_api.TransferRedeemView.as_view(),
+        name="api-transfer-redeem",
+    ),
+    path("transfer/pull", portability_api.TransferPullView.as_view(), name="api-transfer-pull"),
 ]

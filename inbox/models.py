@@ -126,3 +126,85 @@ class AuthThrottleCounter(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key}: {self.count}"
+
+
+class TransferCode(models.Model):
+    """A one-time code another Tidings instance redeems to pull this user's export
+    (inbox/portability/transfer.py). Stored as a prefix and a SHA-256 hash, like API tokens;
+    `checksum` is the SHA-256 of the export it handed out, for the audit on both sides."""
+
+    class Scope(models.TextChoices):
+        SAVED = "saved", _("Saved items only")
+        SAVED_AND_RECENT = "saved_recent", _("Saved items and recent briefs")
+        EVERYTHING = "everything", _("Everything")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="transfer_codes"
+    )
+    scope = models.CharField(max_length=16, choices=Scope.choices)
+    prefix = models.CharField(max_length=16, unique=True)
+    code_hash = models.CharField(max_length=64)
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    checksum = models.CharField(max_length=64, blank=True, help_text=_("SHA-256 of the export."))
+    export_bytes = models.PositiveBigIntegerField(default=0)
+    redeemed_from = models.CharField(
+        max_length=64, blank=True, help_text=_("The address the redeeming instance came from.")
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.prefix}… ({self.scope})"
+
+
+class ImportRecord(models.Model):
+    """The audit of one export document imported into an account: where it came from (an
+    upload or a transfer from another instance) and its SHA-256. One row per document and
+    account, so importing the same document again writes nothing."""
+
+    class Origin(models.TextChoices):
+        UPLOAD = "upload", _("Upload")
+        TRANSFER = "transfer", _("Transfer from another instance")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="imports"
+    )
+    origin = models.CharField(max_length=16, choices=Origin.choices)
+    instance = models.CharField(max_length=2048, blank=True)
+    checksum = models.CharField(max_length=64)
+    summary = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "checksum"], name="importrecord_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.origin} {self.checksum[:12]} into {self.user_id}"
+
+
+class ImportedRow(models.Model):
+    """Which local row an exported row became: (instance, kind, exported id) -> local id, per
+    user. An import looks its rows up here first, so a second import of the same data (or a
+    newer export of the same account) adds only what is new."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="imported_rows"
+    )
+    kind = models.CharField(max_length=16)
+    key = models.CharField(max_length=300, help_text=_("Exporting instance and its row id."))
+    local_id = models.BigIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "kind", "key"], name="importedrow_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.key} -> {self.local_id}"

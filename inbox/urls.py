@@ -1,6 +1,7 @@
 from django.urls import path
 
 from inbox import views
+from inbox.portability import views as portability
 
 app_name = "inbox"
 urlpatterns = [
@@ -16,4 +17,9 @@ urlpatterns = [
         views.push_device_remove,
         name="push-device-remove",
     ),
+    path("preferences/export/", portability.export_download, name="export"),
+    path("preferences/import/", portability.import_upload, name="import"),
+    path("preferences/transfer/", portability.transfer_codes, name="transfer"),
+    path("preferences/transfer/pull/", portability.transfer_pull, name="transfer_pull"),
+    path("preferences/delete-account/", portability.account_delete, name="delete_account"),
 ]

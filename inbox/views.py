@@ -26,6 +26,7 @@ from inbox.forms import InboxFilterForm, PreferencesForm
 from inbox.listing import Cursor, badge_counts, inbox_page, with_states
 from inbox.models import ApiToken
 from inbox.page_cache import cached_page, render_page
+from inbox.portability.console import data_context
 from inbox.preferences import (
     PreferenceError,
     current_language_choice,
@@ -190,15 +191,23 @@ def item_action(request, run_item_id: int, action: str | None = None):
 
 @login_required
 def preferences(request):
+    return preferences_page(request)
+
+
+def preferences_page(request, *, new_code: dict | None = None):
+    """The preferences form and the "Your data" part (inbox/portability/views.py), with a
+    transfer code just made shown once."""
     preference = preference_for(request.user)
+    # A transfer code's POST shows this page too; it is not a preferences form.
+    posted = request.POST if request.method == "POST" and new_code is None else None
     form = PreferencesForm(
-        request.POST or None,
+        posted,
         initial={
             "language": current_language_choice(preference),
             "timezone": preference.timezone,
         },
     )
-    if request.method == "POST" and form.is_valid():
+    if form.is_bound and form.is_valid():
         try:
             saved = update_preferences(
                 request.user,
@@ -224,6 +233,8 @@ def preferences(request):
             "push_enabled": push_enabled(),
             "push_public_key": settings.TIDINGS_VAPID_PUBLIC_KEY,
             "push_devices": devices_of(request.user),
+            "new_code": new_code,
+            **data_context(request.user, now=timezone.now()),
         },
     )
 

@@ -75,6 +75,9 @@ def _environment(data_dir: str, database_url: str) -> dict[str, str]:
         "API_PREVIEW_RATE": UNLIMITED,
         "API_SCHEDULE_PREVIEW_RATE": UNLIMITED,
         "API_PUBLIC_TOPICS_RATE": UNLIMITED,
+        "API_EXPORT_RATE": UNLIMITED,
+        "API_IMPORT_RATE": UNLIMITED,
+        "API_TRANSFER_REDEEM_RATE": UNLIMITED,
     }
     env.pop("REDIS_URL", None)
     if database_url:

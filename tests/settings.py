@@ -37,6 +37,9 @@ REST_FRAMEWORK = {
         "interests": "1000/min",
         "schedule_preview": "1000/min",
         "public_topics": "1000/min",
+        "export": "1000/min",
+        "import": "1000/min",
+        "transfer_redeem": "1000/min",
     },
 }
 # Fixture servers answer instantly; a test that checks the per-host interval sets its own.

@@ -40,8 +40,14 @@ class Topic(models.Model):
     slug = models.SlugField(max_length=80, unique=True)
     title = models.CharField(max_length=200)
     description = models.CharField(max_length=500, blank=True)
+    # Null once its owner deleted their account: the topic is then `deleted` (its page
+    # answers 410) and keeps no link to anyone (inbox/portability/deletion.py).
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="topics"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="topics",
     )
     published_from = models.ForeignKey(
         "digests.Subscription",

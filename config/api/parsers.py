@@ -93,13 +93,26 @@ def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
     return result
 
 
+# For readers that decode a large document piece by piece with the same rules
+# (inbox/portability/reader.py): a decoder, and what it raises for a refused value.
+RefusedJSONValue = _Refused
+
+
+def strict_decoder() -> json.JSONDecoder:
+    """A decoder with this module's rules: finite numbers, no NaN or Infinity, no key twice."""
+    return json.JSONDecoder(
+        parse_float=_finite, parse_constant=_no_constants, object_pairs_hook=_unique_keys
+    )
+
+
 def max_body_bytes() -> int:
     return settings.API_MAX_BODY_BYTES
 
 
-def parse_json_bytes(raw: bytes):
-    """The JSON value in `raw`, or an APIInputError / PayloadTooLarge saying what is wrong."""
-    limit = max_body_bytes()
+def parse_json_bytes(raw: bytes, *, limit: int | None = None):
+    """The JSON value in `raw`, or an APIInputError / PayloadTooLarge saying what is wrong.
+    `limit` replaces API_MAX_BODY_BYTES for the rare body allowed to be larger (an import)."""
+    limit = limit or max_body_bytes()
     if len(raw) > limit:
         raise PayloadTooLarge(
             _("The request body is larger than %(limit)s bytes.") % {"limit": limit}

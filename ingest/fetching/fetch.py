@@ -489,12 +489,15 @@ def post(
     headers: dict[str, str] | None = None,
     max_bytes: int = POST_RESPONSE_MAX_BYTES,
     deadline_seconds: float | None = None,
+    whole_answer: bool = False,
 ) -> FetchResult:
     """POST `body` to `url` under the same policy as `fetch()`: the address checked on this
     send (whatever was checked when the URL was saved), timeouts and a total deadline, the
     host's politeness. Redirects are never followed — a redirected POST would be replayed to
     a host nobody chose, or turn into a GET — so a 3xx answer is an HTTPStatusError. The
-    answer's body is read up to `max_bytes` and the rest dropped: its status is what counts."""
+    answer's body is read up to `max_bytes` and the rest dropped: its status is what counts —
+    unless `whole_answer`, when the answer is what was asked for (a transfer's export) and one
+    over `max_bytes` is refused with ResponseTooLarge like a GET's."""
     all_headers = {
         "User-Agent": settings.FETCH_USER_AGENT,
         "Accept": "*/*",
@@ -509,6 +512,7 @@ def post(
         method="POST",
         content=body,
         deadline_seconds=deadline_seconds or POST_DEADLINE_SECONDS,
+        truncate=not whole_answer,
     )
 
 
@@ -521,6 +525,7 @@ def _request(
     content: bytes | None = None,
     deadline_seconds: float | None = None,
     credentials: dict[str, str] | None = None,
+    truncate: bool = True,
 ) -> FetchResult:
     # Read at call time, not bound as a default: tests shorten the module's deadline.
     deadline_seconds = deadline_seconds or TOTAL_DEADLINE_SECONDS
@@ -565,7 +570,7 @@ def _request(
                             deadline,
                             method=method,
                             content=content,
-                            truncate=True,
+                            truncate=truncate,
                         )
             except politeness.HostBusy as busy:
                 if busy.retry_after is not None:

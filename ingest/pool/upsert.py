@@ -203,8 +203,19 @@ def upsert_entries(
                 "full_text_at",
                 "simhash",
                 "cluster_id",
+                "status",
             )
         }
+        # A filtered item in no cluster is a placeholder an import added for an item it only
+        # knew from a brief (inbox/portability/importing.py): a source seeing it for real
+        # brings it into the pool like a new item.
+        revived = [
+            item.pk
+            for digest, item in existing.items()
+            if item.status == ContentItem.Status.FILTERED and item.cluster_id is None
+        ]
+        if revived:
+            ContentItem.objects.filter(pk__in=revived).update(status=ContentItem.Status.ACTIVE)
         # Known items whose text changed are fingerprinted again, unless full text (a better
         # body) was extracted for them.
         refingerprinted: dict[int, int | None] = {}

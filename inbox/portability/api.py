@@ -1,0 +1,252 @@
+"""/api/v1/ for the account's data: export, import, transfer codes, and pulling from another
+instance. Thin: inbox/portability/{export,importing,transfer}.py decide everything."""
+
+from __future__ import annotations
+
+import tempfile
+
+from django.http import StreamingHttpResponse
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound
+from rest_framework.parsers import BaseParser
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.api.fields import StrictCharField, StrictChoiceField
+from config.api.schema import ERROR_RESPONSE
+from config.api.serializers import ResponseSerializer, StrictSerializer, read_body, read_query
+from config.api.throttling import ScopedIPRateThrottle
+from config.client_address import client_address
+from inbox.models import TransferCode
+from inbox.portability import transfer
+from inbox.portability.export import encoded_chunks, stream_export
+from inbox.portability.importing import import_export, max_import_bytes
+
+EXPORT_CONTENT_TYPE = "application/json"
+
+
+def export_filename(now) -> str:
+    return f"tidings-export-{now:%Y%m%d-%H%M%S}.json"
+
+
+def streamed_export(blocks, now) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(blocks, content_type=EXPORT_CONTENT_TYPE)
+    response["Content-Disposition"] = f'attachment; filename="{export_filename(now)}"'
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+class ExportQuerySerializer(StrictSerializer):
+    scope = StrictChoiceField(
+        choices=TransferCode.Scope.choices,
+        default=TransferCode.Scope.EVERYTHING,
+        help_text="everything (default), saved_recent (saved items and the last 30 days of "
+        "briefs) or saved (saved items only).",
+    )
+
+
+class ExportView(APIView):
+    throttle_scope = "export"
+
+    @extend_schema(
+        parameters=[ExportQuerySerializer],
+        responses={
+            (200, EXPORT_CONTENT_TYPE): OpenApiResponse(
+                OpenApiTypes.OBJECT,
+                description="The account as a `tidings-export@1` document (its JSON Schema is "
+                "inbox/portability/export.schema.json), streamed.",
+            )
+        },
+        description="Everything of yours as one JSON document: preferences, sources, "
+        "subscriptions, runs with their items, and what you read, saved or marked not "
+        "interesting. Streamed, so any size of account downloads in constant memory.",
+    )
+    def get(self, request):
+        query = read_query(ExportQuerySerializer, request)
+        now = timezone.now()
+        return streamed_export(
+            encoded_chunks(stream_export(request.user, now=now, scope=query["scope"])), now
+        )
+
+
+class ExportDocumentParser(BaseParser):
+    """The body of an import: a JSON document of up to IMPORT_MAX_BYTES, spooled to a
+    temporary file (in memory up to 1 MB) one block at a time and handed over unparsed — the
+    import reads it piece by piece with the API's JSON rules and its own size cap. One byte
+    past the cap is kept, so an oversized body is refused without being read whole."""
+
+    media_type = "application/json"
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        spool = tempfile.SpooledTemporaryFile(max_size=1024 * 1024)  # noqa: SIM115 - the view closes it
+        left = max_import_bytes() + 1
+        while stream is not None and left > 0:
+            block = stream.read(min(left, 64 * 1024))
+            if not block:
+                break
+            spool.write(block)
+            left -= len(block)
+        spool.seek(0)
+        return {"file": spool}
+
+
+class ExportDocumentSerializer(StrictSerializer):
+    """The document's top level, for the schema; every part is described field by field in
+    inbox/portability/export.schema.json, which the import checks it against."""
+
+    format = serializers.ChoiceField(choices=["tidings-export@1"])
+    exported_at = serializers.DateTimeField()
+    instance = serializers.JSONField(help_text="{url, software}")
+    scope = serializers.ChoiceField(choices=TransferCode.Scope.choices)
+    account = serializers.JSONField(help_text="{id, email} on the exporting instance")
+    preferences = serializers.JSONField(help_text="{ui_locale, timezone, locale_mode}")
+    sources = serializers.ListField(child=serializers.JSONField())
+    subscriptions = serializers.ListField(child=serializers.JSONField())
+    runs = serializers.ListField(child=serializers.JSONField(), help_text="With their items.")
+    content_states = serializers.ListField(child=serializers.JSONField())
+
+
+class RefusedSourceSerializer(ResponseSerializer):
+    id = serializers.IntegerField()
+    type = serializers.CharField()
+    url = serializers.CharField(allow_blank=True)
+    reason = serializers.CharField()
+
+
+class ImportSummarySerializer(ResponseSerializer):
+    already_imported = serializers.BooleanField(
+        help_text="This very document was imported before: nothing changed."
+    )
+    checksum = serializers.CharField(help_text="SHA-256 of the document, as recorded.")
+    sources_added = serializers.IntegerField()
+    sources_matched = serializers.IntegerField()
+    sources_refused = RefusedSourceSerializer(many=True)
+    subscriptions_created = serializers.IntegerField()
+    subscriptions_matched = serializers.IntegerField()
+    subscriptions_paused_by_plan = serializers.IntegerField()
+    runs_created = serializers.IntegerField()
+    runs_matched = serializers.IntegerField()
+    runs_skipped_unfinished = serializers.IntegerField()
+    run_items_created = serializers.IntegerField()
+    content_states_created = serializers.IntegerField()
+    content_states_updated = serializers.IntegerField()
+
+
+class ImportView(APIView):
+    parser_classes = [ExportDocumentParser]
+    throttle_scope = "import"
+
+    @extend_schema(
+        request={EXPORT_CONTENT_TYPE: ExportDocumentSerializer},
+        responses={200: ImportSummarySerializer},
+        description="Import a `tidings-export@1` document (at most IMPORT_MAX_BYTES, 100 MB by "
+        "default: 413 beyond). The format is checked first (`unsupported_format`), then the "
+        "whole document; a refused document changes nothing. Importing the same document again "
+        "changes nothing; imported runs are history — never run, delivered or charged.",
+    )
+    def post(self, request):
+        body = request.data.get("file")
+        try:
+            summary = import_export(request.user, body or b"", now=timezone.now())
+        finally:
+            if body is not None:
+                body.close()
+        return Response(ImportSummarySerializer(summary).data)
+
+
+# --- Transfer codes -----------------------------------------------------------------------------
+
+
+class TransferCodeInputSerializer(StrictSerializer):
+    scope = StrictChoiceField(
+        choices=TransferCode.Scope.choices,
+        help_text="saved (saved items only), saved_recent (and the last 30 days of briefs) or "
+        "everything.",
+    )
+
+
+class NewTransferCodeSerializer(ResponseSerializer):
+    id = serializers.IntegerField()
+    code = serializers.CharField(help_text="Shown this once; give it to the other Tidings.")
+    scope = serializers.ChoiceField(choices=TransferCode.Scope.choices)
+    expires_at = serializers.DateTimeField()
+
+
+class TransferCodeCreateView(APIView):
+    @extend_schema(
+        request=TransferCodeInputSerializer,
+        responses={201: NewTransferCodeSerializer},
+        description="A one-time code another Tidings redeems to pull your export: good for "
+        "15 minutes, once, for the scope chosen.",
+    )
+    def post(self, request):
+        data = read_body(TransferCodeInputSerializer, request)
+        row, code = transfer.issue_code(request.user, data["scope"], now=timezone.now())
+        body = {"id": row.pk, "code": code, "scope": row.scope, "expires_at": row.expires_at}
+        return Response(NewTransferCodeSerializer(body).data, status=status.HTTP_201_CREATED)
+
+
+class TransferCodeRevokeView(APIView):
+    @extend_schema(responses={204: None}, description="Revoke an unused code.")
+    def delete(self, request, code_id: int):
+        if not transfer.revoke_code(request.user, code_id, now=timezone.now()):
+            raise NotFound()
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class RedeemSerializer(StrictSerializer):
+    code = StrictCharField(max_length=200, help_text="The transfer code, tx_…")
+
+
+class TransferRedeemView(APIView):
+    """Called by another Tidings instance, not by people: the code is the credential (a token
+    is not needed; a bad one is refused like everywhere)."""
+
+    permission_classes = [AllowAny]
+    throttle_classes = [ScopedIPRateThrottle]
+    throttle_scope = "transfer_redeem"
+
+    @extend_schema(
+        request=RedeemSerializer,
+        responses={
+            (200, EXPORT_CONTENT_TYPE): OpenApiResponse(
+                OpenApiTypes.OBJECT, description="The export the code was made for, streamed."
+            ),
+            404: ERROR_RESPONSE,
+            410: ERROR_RESPONSE,
+        },
+        description="Spend a transfer code and receive the export (another Tidings calls this "
+        "through its safe fetch client). 404: no such code; 410: used, revoked or expired.",
+    )
+    def post(self, request):
+        data = read_body(RedeemSerializer, request)
+        now = timezone.now()
+        _row, blocks = transfer.redeem(data["code"], now=now, address=client_address(request))
+        return streamed_export(blocks, now)
+
+
+class PullSerializer(StrictSerializer):
+    instance = StrictCharField(max_length=2048, help_text="The other Tidings' address, https://…")
+    code = StrictCharField(max_length=200, help_text="A transfer code made there, tx_…")
+
+
+class TransferPullView(APIView):
+    throttle_scope = "import"
+
+    @extend_schema(
+        request=PullSerializer,
+        responses={200: ImportSummarySerializer, 409: ERROR_RESPONSE, 502: ERROR_RESPONSE},
+        description="Redeem a transfer code made on another Tidings and import what it sends, "
+        "as an upload would be imported. 502: the other instance refused the code or could "
+        "not be reached (the reason is in `error.fields`).",
+    )
+    def post(self, request):
+        data = read_body(PullSerializer, request)
+        summary = transfer.pull(
+            request.user, instance=data["instance"], code=data["code"], now=timezone.now()
+        )
+        return Response(ImportSummarySerializer(summary).data)
