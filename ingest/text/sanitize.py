@@ -143,7 +143,9 @@ def bound_markup(fragment: str) -> str:
     if len(fragment) > MAX_MARKUP_CHARS:
         head = fragment[:MAX_MARKUP_CHARS]
         fragment = head[: head.rfind("<")] if "<" in head else head
-    if fragment.count("<") <= MAX_NESTING_DEPTH:
+    # Depth is at most the number of tags opened; an end tag or a comment opens nothing. Most
+    # long articles have far more "<" than 256 but few opened at once: this costs two counts.
+    if fragment.count("<") - fragment.count("</") - fragment.count("<!") <= MAX_NESTING_DEPTH:
         return fragment
     starts = _TAG_START.findall(fragment)
     if len(starts) <= MAX_NESTING_DEPTH:
