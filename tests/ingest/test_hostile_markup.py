@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import json
+import random
 import re
 import time
 from io import StringIO
@@ -18,8 +19,11 @@ from ingest.fetching import fetch
 from ingest.library.sources import ensure_feed_source
 from ingest.models import ContentItem, Source
 from ingest.text.sanitize import (
+    _TAG_START,
     MAX_MARKUP_CHARS,
     MAX_NESTING_DEPTH,
+    _depth_bound,
+    _depths,
     bound_markup,
     html_to_text,
     sanitize_html,
@@ -83,6 +87,21 @@ def test_deeper_tags_are_dropped_with_their_end_tags_and_attributes():
     bounded = bound_markup(markup)
     assert bounded.count("<div>") == MAX_NESTING_DEPTH
     assert "span" not in bounded and "deep" in bounded
+
+
+def test_the_quick_depth_bound_is_never_below_the_walk():
+    """bound_markup skips the exact walk when a cheaper bound (`_depth_bound`) is within the
+    limit: that bound must never be lower than the depth the walk finds, or a deep fragment
+    would slip through unflattened. Mixed case, void, stray and misnested end tags."""
+    names = ["div", "p", "b", "span", "br", "img", "DIV", "li", "ul"]
+    generator = random.Random(20)
+    for _ in range(3000):
+        tags = [
+            f"</{name}>" if generator.random() < 0.45 else f"<{name}>"
+            for name in generator.choices(names, k=generator.randint(1, 80))
+        ]
+        starts = _TAG_START.findall("".join(tags))
+        assert _depth_bound(starts) >= max(_depths(starts), default=0), "".join(tags)
 
 
 def test_each_field_is_capped_before_the_sanitizer():
