@@ -55,6 +55,7 @@ SUBSCRIPTION_FIELDS = (
     "narrative_enabled",
     "tone",
     "reading_levels",
+    "sections",
     "status",
     "paused_reason",
     "email_enabled",

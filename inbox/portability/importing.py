@@ -385,6 +385,8 @@ def _known(user, kind: str, keys: list[str]) -> dict[str, int]:
 
 def _clean_subscription(user, entry: dict, index: int, local_sources: list[int], *, now):
     data = {name: entry[name] for name in _SETTINGS}
+    if "sections" in entry:  # written since the section filter; older documents lack it
+        data["sections"] = entry["sections"]
     data["source_ids"] = local_sources
     run_at = parse_datetime(entry["run_at"]) if entry["run_at"] else None
     past_one_off = not entry["cron"] and run_at is not None and run_at <= now

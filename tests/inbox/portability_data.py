@@ -54,6 +54,7 @@ def populate(user, *, now, runs: int = 3, items_per_run: int = 4):
             "source_ids": [feed.user_source.source_id],
             "email_enabled": True,
             "email_subject": "{name} for {date}",
+            "sections": ["경제", "IT"],
         },
         now=now,
     )

@@ -66,6 +66,7 @@ def test_an_export_imported_into_a_fresh_account_reproduces_it(alice, bob):
             "tone",
             "email_enabled",
             "email_subject",
+            "sections",
             "status",
         ):
             assert getattr(copy, field) == getattr(original, field), field
