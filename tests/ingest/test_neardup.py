@@ -5,6 +5,7 @@ Soft (same title within 48 h) dedup shares the clusters. Runs on SQLite and on P
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import random
 from datetime import timedelta
@@ -160,6 +161,41 @@ def test_short_texts_get_no_fingerprint():
     assert neardup.fingerprint("ZMR was newly added and is Broken") is None
     assert neardup.fingerprint("") is None
     assert neardup.fingerprint(STORY) is not None
+
+
+def _reference_simhash(text: str) -> int:
+    """The fingerprint as the module's docstring defines it, one bit of one shingle at a time:
+    stored fingerprints must stay comparable whatever the implementation does for speed."""
+    tokens = neardup.words(text)[: neardup.MAX_WORDS]
+    shingles = [f"{a} {b}".encode("utf-8", "surrogatepass") for a, b in itertools.pairwise(tokens)]
+    digests = [hashlib.blake2b(shingle, digest_size=8).digest() for shingle in shingles]
+    value = 0
+    for bit in range(64):
+        ones = sum((digest[bit // 8] >> (bit % 8)) & 1 for digest in digests)
+        if 2 * ones > len(digests):
+            value |= 1 << bit
+    return value
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        STORY,
+        TITLE + "\n" + STORY[:400],
+        CHINESE,
+        # 21 words: 20 shingles, so a bit set in exactly half of them must stay clear.
+        " ".join(f"word{n}" for n in range(21)),
+        "Ünïcödé ﬁligree, ＦＵＬＬ width and a lone \ud800 surrogate " * 4,
+        "tick " * 25_000,  # beyond MAX_WORDS
+    ],
+)
+def test_the_fingerprint_is_the_majority_of_shingle_hash_bits(text):
+    assert neardup.fingerprint(text) == _reference_simhash(text)
+
+
+def test_a_stored_fingerprint_keeps_its_value():
+    # A change here would make every stored fingerprint incomparable with new ones.
+    assert neardup.fingerprint(neardup.body_text(TITLE, STORY)) == 0xD0B154F00952EB69
 
 
 @pytest.mark.parametrize("value", [0, 1, (1 << 63) - 1, 1 << 63, (1 << 64) - 1])
