@@ -27,6 +27,7 @@ from django.conf import settings
 from django.db.models import Q
 
 from digests.models import Run, RunItem, Subscription, SubscriptionSource
+from digests.subscriptions import EDITABLE_FIELDS
 from inbox.models import TransferCode, UserContentState, UserPreference
 from ingest.models import Source, UserSource
 
@@ -36,31 +37,13 @@ STATE_CHUNK = 2000
 RECENT_DAYS = 30
 Scope = TransferCode.Scope
 
+# What the owner set — digests.subscriptions.EDITABLE_FIELDS, the one list the console, the
+# API and an import check (the webhook's address is added from its own table) — and what the
+# subscription's history says.
 SUBSCRIPTION_FIELDS = (
-    "name",
-    "topic",
-    "interests",
-    "negative_keywords",
-    "min_score",
-    "max_items",
-    "content_window_hours",
-    "redelivery",
-    "cooldown_days",
-    "cron",
-    "timezone",
-    "run_at",
-    "language_mode",
-    "output_locale",
-    "summaries_enabled",
-    "narrative_enabled",
-    "tone",
-    "reading_levels",
-    "sections",
+    *(name for name in EDITABLE_FIELDS if name != "webhook_url"),
     "status",
     "paused_reason",
-    "email_enabled",
-    "email_to",
-    "email_subject",
     "created_at",
     "deleted_at",
 )

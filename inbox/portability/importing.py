@@ -52,7 +52,7 @@ from config.api.errors import ServiceRefusal
 from digests.delivery import endpoints
 from digests.models import Run, RunItem, Subscription, SubscriptionSource
 from digests.schedule import ScheduleError, next_run_after, validate_timezone
-from digests.subscriptions import SubscriptionInputError, clean_input
+from digests.subscriptions import EDITABLE_FIELDS, SubscriptionInputError, clean_input
 from inbox.models import ImportedRow, ImportRecord, UserContentState, UserPreference
 from inbox.page_cache import inbox_changed
 from inbox.portability import reader
@@ -330,29 +330,9 @@ def _import_sources(user, document: Document, summary: ImportSummary, *, now) ->
 
 # --- Subscriptions ----------------------------------------------------------------------------
 
-_SETTINGS = (
-    "name",
-    "topic",
-    "interests",
-    "negative_keywords",
-    "min_score",
-    "max_items",
-    "content_window_hours",
-    "redelivery",
-    "cooldown_days",
-    "cron",
-    "timezone",
-    "language_mode",
-    "output_locale",
-    "summaries_enabled",
-    "narrative_enabled",
-    "tone",
-    "reading_levels",
-    "email_enabled",
-    "email_to",
-    "email_subject",
-    "webhook_url",
-)
+# Every setting an export carries (digests.subscriptions.EDITABLE_FIELDS) but `run_at`, which
+# a past one-off changes (below), and `sections`, which older @1 documents lack.
+_SETTINGS = tuple(name for name in EDITABLE_FIELDS if name not in ("run_at", "sections"))
 
 
 def _origin_key(document: Document) -> str:
