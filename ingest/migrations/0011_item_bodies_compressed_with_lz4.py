@@ -13,20 +13,20 @@ COLUMNS = ("description", "content_html", "full_text")
 TABLE = "ingest_contentitem"
 
 
-def _postgresql_with_lz4(schema_editor) -> bool:
-    if schema_editor.connection.vendor != "postgresql":
+def postgresql_with_lz4(connection) -> bool:
+    """Whether `connection` is to a PostgreSQL built with lz4 (14 and later can be)."""
+    if connection.vendor != "postgresql":
         return False
-    with schema_editor.connection.cursor() as cursor:
+    with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT 'lz4' = ANY(enumvals) FROM pg_settings "
-            "WHERE name = 'default_toast_compression'"
+            "SELECT 'lz4' = ANY(enumvals) FROM pg_settings WHERE name = 'default_toast_compression'"
         )
         row = cursor.fetchone()
     return bool(row and row[0])
 
 
 def _set_compression(schema_editor, method: str) -> None:
-    if not _postgresql_with_lz4(schema_editor):
+    if not postgresql_with_lz4(schema_editor.connection):
         return
     for column in COLUMNS:
         schema_editor.execute(f"ALTER TABLE {TABLE} ALTER COLUMN {column} SET COMPRESSION {method}")

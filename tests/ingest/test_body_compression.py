@@ -3,6 +3,8 @@ stored compressed and reads back unchanged; migrating back returns new values to
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
@@ -10,7 +12,7 @@ from django.db.migrations.executor import MigrationExecutor
 from ingest.models import ContentItem
 from tests.factories import add_item
 
-LZ4_MIGRATION = ("ingest", "0011_item_bodies_compressed_with_lz4")
+LZ4_MIGRATION = importlib.import_module("ingest.migrations.0011_item_bodies_compressed_with_lz4")
 BEFORE_LZ4 = ("ingest", "0010_user_source_set_hash")
 # Repetitive enough to compress, long enough (well over 2 kB) to be compressed at all.
 LONG_BODY = "".join(f"<p>Paragraph {n} of a long article about harbours.</p>" for n in range(400))
@@ -36,11 +38,7 @@ def _compression_of(item_id: int) -> str | None:
 
 
 def _server_has_lz4() -> bool:
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT 'lz4' = ANY(enumvals) FROM pg_settings WHERE name = 'default_toast_compression'"
-        )
-        return cursor.fetchone()[0]
+    return LZ4_MIGRATION.postgresql_with_lz4(connection)
 
 
 def test_a_long_body_is_stored_with_lz4_and_reads_back_unchanged(db, now):
