@@ -32,7 +32,7 @@ from config.api.serializers import (
     StrictSerializer,
     read_query,
 )
-from digests.schedule import ScheduleError
+from digests.schedules.next_run import ScheduleError
 
 
 class LimitsSerializer(ResponseSerializer):

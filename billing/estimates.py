@@ -14,7 +14,7 @@ from datetime import datetime
 from billing import intervals, limits, prices
 from billing.accounts import ensure_account
 from billing.models import Tier
-from digests.schedule import validate_timezone
+from digests.schedules.next_run import validate_timezone
 
 MONTH_DAYS = 30
 
@@ -41,7 +41,7 @@ def runs_per_month(cron: str, timezone: str, *, now: datetime) -> int:
 
 
 def estimate(user, *, cron: str, timezone: str, source_ids, now: datetime) -> Estimate:
-    """Raises digests.schedule.ScheduleError for a bad cron or time zone."""
+    """Raises digests.schedules.next_run.ScheduleError for a bad cron or time zone."""
     account = ensure_account(user, now=now)
     per_run = prices.upper_bound_for_sources(source_ids)
     runs = runs_per_month(cron, timezone, now=now)

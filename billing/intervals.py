@@ -13,7 +13,7 @@ Two parts, both exact:
    hours), so the shortest wall gap is the shortest gap between those times, or — when two
    firing days can be consecutive — from the day's last time to the next day's first.
 2. Around each change of the zone's offset in the coming year, the schedule's real runs are
-   computed with the one schedule module (`digests.schedule.next_run_after`, with its DST
+   computed with the one schedule module (`digests.schedules.next_run.next_run_after`, with its DST
    rules: skipped times fire when the clocks jump, repeated times fire once, interval
    schedules follow elapsed time) over a window wide enough to hold every pair of runs the
    change can bring closer.
@@ -29,7 +29,7 @@ from zoneinfo import ZoneInfo
 
 from croniter import croniter
 
-from digests.schedule import next_run_after, normalize_cron, validate_timezone
+from digests.schedules.next_run import next_run_after, normalize_cron, validate_timezone
 
 DAY = 86_400
 # Long enough to see two consecutive firing days of any calendar pattern, leap days included.
@@ -176,7 +176,7 @@ def _shortest(expression: str, zone_name: str, below: int, today: date) -> Gap |
 def gap_below(expression: str, zone_name: str, below: timedelta, *, now: datetime) -> Gap | None:
     """The shortest real gap between two consecutive runs of the schedule over the coming
     year's calendar and DST changes, if it is shorter than `below`; else None. Raises
-    digests.schedule.ScheduleError for an invalid expression or zone."""
+    digests.schedules.next_run.ScheduleError for an invalid expression or zone."""
     expression = normalize_cron(expression)
     validate_timezone(zone_name)
     return _shortest(expression, zone_name, int(below.total_seconds()), now.date())

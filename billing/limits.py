@@ -18,7 +18,7 @@ What counts:
 - public topics (free: at most 3 listed, at most 3 public publishes a day) and private
   topics (paid tiers only).
 - how often a watched list may be checked (`min_watch_interval`; a watch's check interval,
-  digests/watches.py). Never below the fetch policy's 30 minutes per address (SPEC §4.8).
+  digests/watches/notifiers.py). Never below the fetch policy's 30 minutes per address (SPEC §4.8).
 
 Downgrading never deletes anything: `enforce()` pauses what no longer fits, with a reason the
 user sees on the subscription.
@@ -40,7 +40,7 @@ from billing.accounts import account_for, lock_for_user
 from billing.models import Account, Tier
 from config.api.errors import ServiceRefusal
 from digests.models import Run, Subscription
-from digests.watch_schedule import sync_source_intervals
+from digests.watches.check_interval import sync_source_intervals
 from topics.models import PublishEvent, Topic
 
 

@@ -1,6 +1,6 @@
 """The one price table (SPEC §10, seed 000 §16.1): what each metered operation costs.
 
-A run's price is the sum over its metered operations (digests/meter.py) of count × unit
+A run's price is the sum over its metered operations (digests/runs/meter.py) of count × unit
 price. Operations a cache answered are counted in `operations` too and cost the same: the
 spec decided that cache hits are charged, so a run's price does not depend on who fetched a
 page first. LLM tokens are recorded on the run but never priced for users.
@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.conf import settings
 
 from digests.models import Subscription
-from digests.on_run import collector_for, on_run_sources
+from digests.runs.on_run import collector_for, on_run_sources
 from ingest.models import Source
 
 PRICES = {"search": 1, "page_fetch": 1, "crawl": 1, "extract": 1}

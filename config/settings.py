@@ -318,8 +318,8 @@ REST_FRAMEWORK = {
         # Scoped throttles: a subscription preview runs the whole selection pipeline, so it is
         # limited per user; the schedule preview is public.
         "subscription_preview": env_str("API_PREVIEW_RATE", "30/hour"),
-        # Interests a model suggests for a topic (digests/interests.py); past it, the word
-        # extractor answers instead.
+        # Interests a model suggests for a topic (digests/subscriptions/interests.py); past it, the
+        # word extractor answers instead.
         "interests": env_str("API_INTERESTS_RATE", "60/hour"),
         "schedule_preview": env_str("API_SCHEDULE_PREVIEW_RATE", "60/min"),
         "public_topics": env_str("API_PUBLIC_TOPICS_RATE", "120/min"),
@@ -366,7 +366,7 @@ SPECTACULAR_SETTINGS = {
 
 # --- Product settings -------------------------------------------------------------------
 ANTHROPIC_API_KEY = env_str("ANTHROPIC_API_KEY")
-# AI layer (digests/llm.py). No key: extractive summaries and a template narrative, labelled.
+# AI layer (digests/ai/llm.py). No key: extractive summaries and a template narrative, labelled.
 ANTHROPIC_BASE_URL = env_str("ANTHROPIC_BASE_URL")  # empty: the SDK's default endpoint
 LLM_MODEL = env_str("LLM_MODEL", "claude-sonnet-4-5")
 LLM_MODEL_SUMMARY = env_str("LLM_MODEL_SUMMARY", "claude-haiku-4-5")
@@ -377,14 +377,14 @@ LLM_MAX_RETRIES = env_int("LLM_MAX_RETRIES", 2, minimum=0)
 LLM_DAILY_TOKEN_BUDGET = env_int("LLM_DAILY_TOKEN_BUDGET", 2_000_000, minimum=0)
 LLM_RELEVANCE_ENABLED = env_bool("LLM_RELEVANCE_ENABLED", default=False)
 LLM_RELEVANCE_TOP_N = env_int("LLM_RELEVANCE_TOP_N", 20, minimum=1)
-# Combination cache (digests/combination_cache.py, seed 002): how long one shared LLM result
+# Combination cache (digests/ai/combination_cache.py, seed 002): how long one shared LLM result
 # is reused, per kind, and how long a claim may stay `pending` (one LLM call with its retries)
 # before a waiting worker takes it over.
 COMBINATION_CACHE_TTL_HOURS = {
     "narrative": env_int("COMBINATION_CACHE_NARRATIVE_TTL_HOURS", 14 * 24, minimum=1),
     "summary": env_int("COMBINATION_CACHE_SUMMARY_TTL_HOURS", 30 * 24, minimum=1),
     "relevance": env_int("COMBINATION_CACHE_RELEVANCE_TTL_HOURS", 7 * 24, minimum=1),
-    # Interests suggested for a topic in plain words (digests/interests.py).
+    # Interests suggested for a topic in plain words (digests/subscriptions/interests.py).
     "interests": env_int("COMBINATION_CACHE_INTERESTS_TTL_HOURS", 30 * 24, minimum=1),
 }
 COMBINATION_CACHE_LEASE_SECONDS = env_int(

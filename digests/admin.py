@@ -1,7 +1,6 @@
 from django.contrib import admin
 from django.db import models
 
-from digests import cache_admin  # noqa: F401 - registers the combination cache admin
 from digests.models import (
     Delivery,
     LLMBudgetDay,
@@ -13,6 +12,7 @@ from digests.models import (
     SubscriptionSource,
     WebhookEndpoint,
 )
+from digests.platform import cache_admin  # noqa: F401 - registers the combination cache admin
 from ingest.models import UserSourceSet
 
 

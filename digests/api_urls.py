@@ -1,6 +1,6 @@
 from django.urls import path
 
-from digests import api
+from digests.subscriptions import api
 
 urlpatterns = [
     path("subscriptions", api.SubscriptionListView.as_view(), name="api-subscriptions"),

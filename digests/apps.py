@@ -6,7 +6,7 @@ class DigestsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from digests import source_sets
+        from digests.subscriptions import source_sets
 
         # A deleted source changes the source-set hash of everyone who had it (seed 002).
         source_sets.connect()

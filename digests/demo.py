@@ -11,8 +11,9 @@ from django.contrib.auth import get_user_model
 from billing import tiers
 from billing.accounts import ensure_account
 from billing.models import Tier
-from digests import runner, subscriptions
 from digests.models import Subscription
+from digests.runs import runner
+from digests.subscriptions import service as subscriptions
 from inbox.accounts import sign_up
 from ingest.demo_feeds import write_demo_feeds
 from ingest.library.sources import add_to_library, ensure_file_source

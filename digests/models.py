@@ -112,14 +112,15 @@ class Subscription(models.Model):
     email_error = models.CharField(max_length=500, blank=True)
     email_error_at = models.DateTimeField(null=True, blank=True)
     # Seed 002's subscription hash: SHA-256 of the sorted ids of its enabled sources (SHA-256
-    # of "" for none), kept in the transaction of every change (digests/source_sets.py). The
-    # combination cache's first level is keyed on it (digests/writer.py).
+    # of "" for none), kept in the transaction of every change
+    # (digests/subscriptions/source_sets.py). The combination cache's first level is keyed on it
+    # (digests/narrative/writer.py).
     source_set_hash = models.CharField(max_length=64, blank=True, db_index=True)
     source_count = models.PositiveIntegerField(default=0)
     # Web Push (digests/delivery/push.py): each brief to every device the owner registered.
     push_enabled = models.BooleanField(default=False)
-    # A watch's own notifier (digests/watches.py): no schedule; it runs when a check of this
-    # watched list finds new links, and its channels are the watch's notify channels.
+    # A watch's own notifier (digests/watches/notifiers.py): no schedule; it runs when a check of
+    # this watched list finds new links, and its channels are the watch's notify channels.
     watch_source = models.ForeignKey(
         Source,
         null=True,

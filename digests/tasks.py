@@ -14,8 +14,10 @@ from django_q.conf import Conf
 from django_q.tasks import async_task
 
 from billing import periods
-from digests import combination_cache, runner, scheduler
+from digests.ai import combination_cache
 from digests.delivery import service as deliveries
+from digests.runs import runner
+from digests.schedules import scheduler
 from ingest.library import backfill
 from ingest.library.packs import sync_naver_status
 

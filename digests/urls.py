@@ -1,6 +1,6 @@
 from django.urls import path
 
-from digests import views
+from digests.subscriptions import views
 
 app_name = "digests"
 urlpatterns = [

@@ -16,7 +16,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from digests.schedule import ScheduleError, validate_timezone
+from digests.schedules.next_run import ScheduleError, validate_timezone
 from inbox import auth_throttle
 from inbox.accounts import SignupError, sign_up
 from inbox.forms import EmailAuthenticationForm, throttled_message

@@ -13,7 +13,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 
 from billing.accounts import ensure_account
-from digests.schedule import ScheduleError, validate_timezone
+from digests.schedules.next_run import ScheduleError, validate_timezone
 from inbox.models import UserPreference
 
 User = get_user_model()

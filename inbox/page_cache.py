@@ -5,8 +5,8 @@ changes only when a run delivers to the user, the user acts on an item, or the u
 subscriptions change. So the rendered page is kept in the cache under a key made of:
 
 - the user's `inbox_version` (inbox.models.UserPreference), bumped by `inbox_changed()` in the
-  same transaction as every delivery (digests.runner), every item action (inbox.states) and
-  every subscription created, changed or deleted (digests.subscriptions: the filter and the
+  same transaction as every delivery (digests.runs.runner), every item action (inbox.states) and
+  every subscription created, changed or deleted (digests.subscriptions.service: the filter and the
   items show subscriptions by name) — a database counter read with the preferences every
   request loads anyway, so a change can never be missed the way a lost cache write could;
 - the language, the time zone and the full path (filters, cursor).

@@ -1,6 +1,6 @@
 """A user's preferences: UI language (chosen, or the browser's) and time zone.
 
-The UI language is also the default language of their briefs (digests.runner.output_locale_for
+The UI language is also the default language of their briefs (digests.runs.runner.output_locale_for
 reads `ui_locale`), so "automatic" records the language the browser asked for when the user
 saved it: a brief is written by a worker, long after any request.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from digests.schedule import ScheduleError, validate_timezone
+from digests.schedules.next_run import ScheduleError, validate_timezone
 from inbox.models import UserPreference
 
 AUTO = "auto"

@@ -54,7 +54,7 @@ def charged_run(user, now, credits: int, *, delivered: int = 1, name: str = "Dat
     """A subscription and a run charged `credits` (one search, the rest page fetches) through
     billing.charges.settle, as a finished run is; refunded at once when `delivered` is 0."""
     from billing import charges
-    from digests.subscriptions import create_subscription, request_manual_run
+    from digests.subscriptions.service import create_subscription, request_manual_run
 
     subscription = create_subscription(
         user, {"name": name, "interests": ["PostgreSQL"], "cron": "0 8 * * *"}, now=now

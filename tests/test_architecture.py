@@ -1,6 +1,6 @@
 """The tree reads as the architecture, and stays that way: no import cycles, ingest's packages
-layered from the fetch client up to the source kinds, and API plumbing imported downward from
-config/api only. Read statically (every import, also inside functions), so a lazy import
+layered from the fetch client up to the source kinds, digests' packages layered from the text of
+a brief up to the entry points, and API plumbing imported downward from config/api only. Read statically (every import, also inside functions), so a lazy import
 cannot hide a cycle."""
 
 from __future__ import annotations
@@ -21,6 +21,22 @@ INGEST_LAYERS = [
     {"ingest.feeds"},
     {"ingest.library"},
     {"ingest.pages", "ingest.watch", "ingest.crawl", "ingest.search"},
+]
+
+# digests' packages (and the few modules that sit below the rest of their package), lowest first.
+DIGESTS_LAYERS = [
+    {"digests.models"},
+    {
+        "digests.narrative.summaries",
+        "digests.narrative.markdown",
+        "digests.schedules.next_run",
+        "digests.schedules.words",
+    },
+    {"digests.ai"},
+    {"digests.narrative.writer", "digests.delivery"},
+    {"digests.runs"},
+    {"digests.schedules.scheduler", "digests.tasks"},
+    {"digests.subscriptions", "digests.watches", "digests.platform"},
 ]
 
 
@@ -88,11 +104,24 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-def layer_of(module: str) -> int | None:
-    for depth, packages in enumerate(INGEST_LAYERS):
+def layer_of(module: str, layers: list[set[str]] = INGEST_LAYERS) -> int | None:
+    for depth, packages in enumerate(layers):
         if any(module == p or module.startswith(p + ".") for p in packages):
             return depth
     return None
+
+
+def upward_imports(layers: list[set[str]]) -> list[str]:
+    upward = []
+    for module, targets in import_graph().items():
+        own = layer_of(module, layers)
+        if own is None:
+            continue
+        for target in targets:
+            theirs = layer_of(target, layers)
+            if theirs is not None and theirs > own:
+                upward.append(f"{module} -> {target}")
+    return upward
 
 
 def test_no_module_imports_itself_back():
@@ -104,16 +133,18 @@ def test_the_cycle_check_finds_a_cycle():
 
 
 def test_ingest_packages_only_import_downward():
-    upward = []
-    for module, targets in import_graph().items():
-        own = layer_of(module)
-        if own is None:
-            continue
-        for target in targets:
-            theirs = layer_of(target)
-            if theirs is not None and theirs > own:
-                upward.append(f"{module} -> {target}")
-    assert upward == []
+    assert upward_imports(INGEST_LAYERS) == []
+
+
+def test_digests_packages_only_import_downward():
+    assert upward_imports(DIGESTS_LAYERS) == []
+
+
+def test_the_layer_check_finds_an_upward_import():
+    layers = [{"digests.models"}, {"digests.runs"}]
+    assert layer_of("digests.runs.runner", layers) == 1
+    assert "digests.models -> digests.runs.runner" not in upward_imports(layers)
+    assert upward_imports([{"digests.runs"}, {"digests.models"}]) != []
 
 
 def test_every_ingest_package_has_a_layer_and_the_app_root_stays_small():
@@ -125,6 +156,17 @@ def test_every_ingest_package_has_a_layer_and_the_app_root_stays_small():
     layered = {name.split(".")[1] for layer in INGEST_LAYERS for name in layer}
     assert packages <= layered, packages - layered
     assert len(list((ROOT / "ingest").glob("*.py"))) <= 15
+
+
+def test_every_digests_package_has_a_layer_and_the_app_root_stays_small():
+    packages = {p.name for p in (ROOT / "digests").iterdir() if (p / "__init__.py").exists()} - {
+        "migrations",
+        "management",
+        "templatetags",
+    }
+    layered = {name.split(".")[1] for layer in DIGESTS_LAYERS for name in layer}
+    assert packages <= layered, packages - layered
+    assert len(list((ROOT / "digests").glob("*.py"))) <= 15
 
 
 def test_api_plumbing_is_imported_from_config_and_config_api_imports_no_app():

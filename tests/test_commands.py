@@ -106,7 +106,7 @@ def test_ingest_from_a_server_that_is_down_fails_cleanly(db, fixture_server):
 
 
 def test_tick_runs_due_subscriptions_at_the_given_time(db, alice, feed_file):
-    from digests.subscriptions import create_subscription
+    from digests.subscriptions.service import create_subscription
 
     run("ingest", str(feed_file))
     subscription = create_subscription(

@@ -28,9 +28,13 @@ from config.api.serializers import (
     read_query,
 )
 from config.api.throttling import ScopedIPRateThrottle
-from digests.api import TIER_LIMIT, SubscriptionInputSerializer, SubscriptionSerializer
 from digests.models import Subscription
-from digests.subscriptions import SubscriptionInputError
+from digests.subscriptions.api import (
+    TIER_LIMIT,
+    SubscriptionInputSerializer,
+    SubscriptionSerializer,
+)
+from digests.subscriptions.service import SubscriptionInputError
 from topics import following, publishing, seo
 from topics.models import MAX_EDITIONS_LISTED, Edition, EditionItem, Topic
 from topics.publishing import PublishInput, TopicInputError

@@ -1,6 +1,6 @@
 """Editions: a public topic's issues, produced on the topic's own schedule by the digest engine.
 
-An edition is scored exactly like a run (digests.runner.score_candidates) with an unsaved
+An edition is scored exactly like a run (digests.runs.runner.score_candidates) with an unsaved
 subscription built from the topic's configuration, but with no user's state at all: no
 per-user dedup, no read/saved/not-interested feedback — so an edition is stable and
 reproducible. Editions are paid for by the platform, never by a user: each produced edition
@@ -21,11 +21,12 @@ from django.utils.translation import override
 
 from billing import charges
 from config import leases
-from digests import enrichment, writer
-from digests.meter import RunMeter
+from digests.ai import enrichment
 from digests.models import Subscription
-from digests.runner import score_candidates
-from digests.schedule import next_run_after, validate_timezone
+from digests.narrative import writer
+from digests.runs.meter import RunMeter
+from digests.runs.runner import score_candidates
+from digests.schedules.next_run import next_run_after, validate_timezone
 from ingest.models import ContentItem, LicenseTier
 from ingest.pool.recent import id_set
 from topics import page_cache

@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils.translation import gettext
 
 from digests.models import Subscription
-from digests.subscriptions import SubscriptionInputError, create_subscription
+from digests.subscriptions.service import SubscriptionInputError, create_subscription
 from inbox.models import UserPreference
 from ingest.library.sources import add_to_library
 from topics.followers import followers_changed

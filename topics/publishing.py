@@ -19,8 +19,13 @@ from django.utils.translation import gettext
 
 from billing import intervals, limits
 from digests.models import Subscription
-from digests.schedule import ScheduleError, next_run_after, normalize_cron, validate_timezone
-from digests.subscriptions import SubscriptionInputError
+from digests.schedules.next_run import (
+    ScheduleError,
+    next_run_after,
+    normalize_cron,
+    validate_timezone,
+)
+from digests.subscriptions.service import SubscriptionInputError
 from topics import page_cache
 from topics.models import (
     MIN_EDITION_INTERVAL_HOURS,

@@ -25,7 +25,7 @@ from django.views.decorators.http import require_POST
 
 from billing.limits import TierLimitError
 from config.client_address import client_address, throttle_bucket
-from digests.subscriptions import SubscriptionInputError
+from digests.subscriptions.service import SubscriptionInputError
 from topics import following, seo
 from topics.forms import ReportForm
 from topics.http_cache import cache_as, public_page

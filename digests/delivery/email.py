@@ -22,8 +22,8 @@ from digests.delivery.base import Channel, TransportError
 from digests.delivery.brief import Brief
 from digests.delivery.rendering import RenderedEmail, render_email
 from digests.delivery.subject import default_subject_template, format_subject
-from digests.markdown import render as narrative_html
 from digests.models import Delivery, Subscription
+from digests.narrative.markdown import render as narrative_html
 
 DEFAULT_TIMEOUT_SECONDS = 20
 

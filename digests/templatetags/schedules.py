@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django import template
 
-from digests.schedule_words import describe_schedule
+from digests.schedules.words import describe_schedule
 
 register = template.Library()
 

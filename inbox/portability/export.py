@@ -27,7 +27,7 @@ from django.conf import settings
 from django.db.models import Q
 
 from digests.models import Run, RunItem, Subscription, SubscriptionSource
-from digests.subscriptions import EDITABLE_FIELDS
+from digests.subscriptions.service import EDITABLE_FIELDS
 from inbox.models import TransferCode, UserContentState, UserPreference
 from ingest.models import Source, UserSource
 
@@ -37,7 +37,7 @@ STATE_CHUNK = 2000
 RECENT_DAYS = 30
 Scope = TransferCode.Scope
 
-# What the owner set — digests.subscriptions.EDITABLE_FIELDS, the one list the console, the
+# What the owner set — digests.subscriptions.service.EDITABLE_FIELDS, the one list the console, the
 # API and an import check (the webhook's address is added from its own table) — and what the
 # subscription's history says.
 SUBSCRIPTION_FIELDS = (

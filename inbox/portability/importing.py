@@ -11,7 +11,7 @@ Order of checks, all before anything is written:
 2. the format: `"format": "tidings-export@1"` (anything else: 400 `unsupported_format`);
 3. the whole document against `export.schema.json`, then the references inside it (a run's
    subscription, a subscription's sources) and every subscription's settings through the same
-   `digests.subscriptions.clean_input` the console and API use. A document imported before
+   `digests.subscriptions.service.clean_input` the console and API use. A document imported before
    (its SHA-256) is recognised after step 2 and changes nothing.
 
 Then one transaction writes everything, or nothing:
@@ -51,8 +51,8 @@ from billing import limits
 from config.api.errors import ServiceRefusal
 from digests.delivery import endpoints
 from digests.models import Run, RunItem, Subscription, SubscriptionSource
-from digests.schedule import ScheduleError, next_run_after, validate_timezone
-from digests.subscriptions import EDITABLE_FIELDS, SubscriptionInputError, clean_input
+from digests.schedules.next_run import ScheduleError, next_run_after, validate_timezone
+from digests.subscriptions.service import EDITABLE_FIELDS, SubscriptionInputError, clean_input
 from inbox.models import ImportedRow, ImportRecord, UserContentState, UserPreference
 from inbox.page_cache import inbox_changed
 from inbox.portability import reader
@@ -330,8 +330,8 @@ def _import_sources(user, document: Document, summary: ImportSummary, *, now) ->
 
 # --- Subscriptions ----------------------------------------------------------------------------
 
-# Every setting an export carries (digests.subscriptions.EDITABLE_FIELDS) but `run_at`, which
-# a past one-off changes (below), and `sections`, which older @1 documents lack.
+# Every setting an export carries (digests.subscriptions.service.EDITABLE_FIELDS) but `run_at`,
+# which a past one-off changes (below), and `sections`, which older @1 documents lack.
 _SETTINGS = tuple(name for name in EDITABLE_FIELDS if name not in ("run_at", "sections"))
 
 

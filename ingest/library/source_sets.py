@@ -6,7 +6,8 @@ named; every service that changes a library calls it inside its own transaction 
 source, a watch, a crawl, a search or a saved page; bulk adds from a pack or OPML; removing
 one), and deleting a Source recomputes everyone who had it (ingest/library/signals). So the
 hash is never stale outside a transaction, and users who share a combination are found with
-one indexed query. The per-subscription hash is kept the same way by digests/source_sets.py.
+one indexed query. The per-subscription hash is kept the same way by
+digests/subscriptions/source_sets.py.
 """
 
 from __future__ import annotations

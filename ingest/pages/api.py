@@ -11,7 +11,7 @@ from rest_framework.views import APIView
 from config.api.errors import APIInputError
 from config.api.fields import StrictCharField
 from config.api.serializers import ResponseSerializer, StrictSerializer, read_body
-from digests.api import SubscriptionSerializer
+from digests.subscriptions.api import SubscriptionSerializer
 from ingest.pages.service import WHEN_EXAMPLES, ReadingListError, save_for_later
 
 

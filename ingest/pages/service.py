@@ -251,7 +251,7 @@ def user_timezone(user) -> str:
 def _wall_clock_instant(wall: datetime, zone_name: str) -> datetime:
     """The real instant of a local wall-clock time, by the scheduler's own rules: a time skipped
     by spring-forward is the first instant after the gap, a repeated one the first of the two."""
-    from digests.schedule import next_run_after
+    from digests.schedules.next_run import next_run_after
 
     cron = f"{wall.minute} {wall.hour} {wall.day} {wall.month} *"
     start = (wall - timedelta(days=1)).replace(tzinfo=ZoneInfo(zone_name))
@@ -396,7 +396,11 @@ def save_for_later(
 
     Refusals raise ReadingListError naming the field (`url`, `when`, `deliver_at`, `name`) and
     change nothing. The page is fetched and extracted now, before anything is written."""
-    from digests.subscriptions import SubscriptionInputError, clean_input, create_subscription
+    from digests.subscriptions.service import (
+        SubscriptionInputError,
+        clean_input,
+        create_subscription,
+    )
 
     page_url = _clean_url(url)
     zone_name = user_timezone(user)

@@ -189,7 +189,7 @@ def ensure_full_text(item_ids, *, now: datetime, meter=None) -> FullTextCounts:
     """Extract the full text of the given pool items that lack it. Pages are fetched and
     extracted on a few threads, outside any transaction; results are stored by the calling
     thread. Never raises for a page's problem: it is recorded on the item. `meter` (a run's
-    digests.meter.RunMeter) counts each page a server answered and each extraction, and a
+    digests.runs.meter.RunMeter) counts each page a server answered and each extraction, and a
     text the pool already had as a cache hit of both.
 
     Queries: one to read the items, one for all failures, and a few per stored text."""

@@ -2,7 +2,7 @@
 search provider (SPEC §4.6, §6 step 2).
 
 `search_pool()` returns the ids of active items in a time window that mention any of the terms.
-It is a recall step: `digests.scoring` decides afterwards what really matches, so the index may
+It is a recall step: `digests.runs.scoring` decides afterwards what really matches, so the index may
 return a little more than the scorer keeps, never less. Two kinds of term:
 
 - Word terms (ASCII with at least one letter or digit) go to a word index: PostgreSQL's

@@ -44,9 +44,9 @@ MAX_REFRESH_ATTEMPTS = 3
 REFRESH_WRITER_THREADS = 4
 _MAX_AGE = re.compile(r"max-age\s*=\s*(\d+)", re.IGNORECASE)
 # Who hears, inside the storing transaction, that a check of a source of this type found items
-# the source never had before: a watched list's notifiers become due (digests/watches.py).
+# the source never had before: a watched list's notifiers become due (digests/watches/notifiers.py).
 # Named, not imported, for the reason readers.py gives: they build on this pipeline.
-CHANGE_HANDLERS = {"list": "digests.watches.changes_seen"}
+CHANGE_HANDLERS = {"list": "digests.watches.notifiers.changes_seen"}
 
 
 def backoff_after(failures: int) -> timedelta:

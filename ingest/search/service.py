@@ -8,7 +8,7 @@ whose run collects it, each query at most once per 30 minutes. A source's config
 {"provider", "query"}.
 
 Search sources refresh `on_run`: every run of a subscription that uses one collects it first
-(`collect_on_run`, registered with digests.on_run by the ingest app), records one `search` on
+(`collect_on_run`, registered with digests.runs.on_run by the ingest app), records one `search` on
 the run's meter and stores the answer through the usual refresh pipeline, so failures are
 logged in a FetchLog and backed off like any other source's. A search answered less than
 REUSE_WINDOW ago (another subscription's run a moment earlier) is not asked again; the run
@@ -140,7 +140,7 @@ def _collect_queries(source, provider, now, meter, subscription) -> None:
 
 
 def collect_on_run(source: Source, now: datetime, meter, subscription=None) -> None:
-    """The on-run collector of search sources (digests.on_run): fetch fresh results now, store
+    """The on-run collector of search sources (digests.runs.on_run): fetch fresh results now, store
     them, meter the search. A source in back-off after failures is skipped until its next
     attempt time, and nothing is metered for it. Providers with a per-query floor (NAVER) ask
     `subscription`'s interests, each query at most once per floor."""
@@ -166,7 +166,7 @@ def collect_on_run(source: Source, now: datetime, meter, subscription=None) -> N
 
 
 def register_on_run_collector() -> None:
-    from digests.on_run import register_collector
+    from digests.runs.on_run import register_collector
 
     register_collector(Source.Type.SEARCH, collect_on_run)
 

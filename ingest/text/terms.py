@@ -1,5 +1,5 @@
 """How an interest term meets text: the normalization both sides share and the light plural
-rule, used by the scorer (digests/scoring.py) and by the pool's full-text recall step
+rule, used by the scorer (digests/runs/scoring.py) and by the pool's full-text recall step
 (ingest/pool/search_index.py), so the index never returns less than the scorer keeps.
 
 - Full-width and compatibility forms are folded (NFKC: "ＡＩ" is "AI", "ＬＬＭ" is "LLM", an

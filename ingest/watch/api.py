@@ -17,8 +17,8 @@ from config.api.fields import (
     StrictListField,
 )
 from config.api.serializers import StrictSerializer, read_body
-from digests import watches
-from digests.watch_schedule import MAX_CHECK_MINUTES, MIN_CHECK_MINUTES
+from digests.watches import notifiers as watches
+from digests.watches.check_interval import MAX_CHECK_MINUTES, MIN_CHECK_MINUTES
 from ingest.library.api import LibrarySourceSerializer
 from ingest.library.sources import SourceError
 from ingest.models import Source, UserSource

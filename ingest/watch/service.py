@@ -182,16 +182,16 @@ def add_list_watch(
 ) -> AddedSource:
     """Watch a listing page for new links: validate the input, fetch the page once and find
     its items, then create the shared list Source, add it to the user's library with the
-    watch's notifier (digests/watches.py: `notify` channels, default the Inbox, and
+    watch's notifier (digests/watches/notifiers.py: `notify` channels, default the Inbox, and
     `check_interval_minutes`, default an hour) and run its first (baseline) refresh from the
     same response.
 
     Refused input raises SourceError naming the field (`url`, `selector`, `render`), or
-    digests.watches.WatchSettingsError / billing.limits.TierLimitError (`notify`,
+    digests.watches.notifiers.WatchSettingsError / billing.limits.TierLimitError (`notify`,
     `check_interval_minutes`), and writes nothing. A list somebody already watches with the
     same address, selector and render mode is shared: it is linked without fetching, and its
     baseline stays as it is."""
-    from digests import watches
+    from digests.watches import notifiers as watches
 
     watches.check_input(
         user, channels=notify, check_interval_minutes=check_interval_minutes, now=now

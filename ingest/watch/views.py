@@ -11,8 +11,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from config.api.errors import ServiceRefusal
-from digests import watches
 from digests.delivery import push
+from digests.watches import notifiers as watches
 from ingest.fetching import browser
 from ingest.library.sources import SourceError
 from ingest.models import Source, UserSource

@@ -6,7 +6,7 @@ budget check has runs to refuse), one subscription each whose runs can cost up t
 each with its own database connection, taking runs from one shared queue in an order that puts
 one user's runs on different workers at the same time (the account row lock is contended).
 
-Each run completion is what `digests.runner.execute_run` does around a run: the budget check
+Each run completion is what `digests.runs.runner.execute_run` does around a run: the budget check
 (`billing.charges.reserve`, a hold under the account's row lock) and, for a run that passed it,
 the charge inside a transaction (`billing.charges.settle`: the charge row, the refund row when
 the run delivered nothing — one run in five — and the hold released). A tenth of the runs are

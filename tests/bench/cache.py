@@ -5,13 +5,13 @@ Users (seed 002 §7.1): 80 % installed the same source pack (12 sources), 10 % t
 1-2 sources added (popular ones) or removed, 10 % 5-15 sources of their own. Each user has one
 daily subscription (24 h window, 20 items, English, neutral tone) and the same run time.
 
-What is real: each user's item set comes from `digests.runner.preview` — the selection
+What is real: each user's item set comes from `digests.runs.runner.preview` — the selection
 `execute_run` makes (candidates, scoring, per-user dedup, select), minus its writes — over a
 pool of 10,000 items from 200 sources over 7 days; the key is `combination_key("narrative",
 item hashes with content hashes, options, the day's window)`; `get_or_compute` runs against
 the benchmark database with WORKERS threads taking users in a shuffled order, so identical
 requests overlap as they would on a cluster; and a miss calls the model through
-`digests.llm.call_tool` (the real client, budget reservation and LLMCall row) against the fake
+`digests.ai.llm.call_tool` (the real client, budget reservation and LLMCall row) against the fake
 Anthropic server of the test suite on 127.0.0.1, which reports deterministic token usage
 (about 4 characters a token). What is not: the narrative request is a stand-in for the
 writer's (the narrative prompt and tool), and `execute_run` itself does not call the cache
@@ -42,8 +42,8 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connection, transaction
 
-from digests import llm, prompts, runner
-from digests.combination_cache import (
+from digests.ai import llm, prompts
+from digests.ai.combination_cache import (
     combination_key,
     get_or_compute,
     lookup_first_level,
@@ -56,7 +56,8 @@ from digests.models import (
     Subscription,
     SubscriptionSource,
 )
-from digests.source_sets import refresh_subscriptions, sharing
+from digests.runs import runner
+from digests.subscriptions.source_sets import refresh_subscriptions, sharing
 from ingest.models import ContentItem, ContentItemSource
 from tests.bench.generate import TextBank, analyze, make_sources
 from tests.digests.fake_anthropic import FakeAnthropic, quiet_client_logs
@@ -197,7 +198,7 @@ def _key(selected, options: dict) -> str:
 
 def _first_key(subscription, options: dict) -> tuple[str, datetime]:
     """Level one (seed 002): the subscription's source-set hash, its selection options and
-    its digest period in its time zone — as digests.writer keys it."""
+    its digest period in its time zone — as digests.narrative.writer keys it."""
     combination = runner.combination_of(subscription, now=NOW)
     key = combination_key(
         "narrative",

@@ -24,9 +24,10 @@ from django.test import override_settings
 from billing import tiers
 from billing.accounts import ensure_account
 from billing.models import Tier
-from digests import runner, subscriptions
 from digests.demo import CUSTOM_SUBSCRIPTION, DEMO_TEMPLATES, set_up_demo
 from digests.models import LLMCall, Run, Subscription
+from digests.runs import runner
+from digests.subscriptions import service as subscriptions
 from inbox.accounts import sign_up
 from ingest.models import ContentEnrichment, ContentItem, UserSource
 from tests.digests.fake_anthropic import FakeAnthropic, quiet_client_logs

@@ -26,7 +26,7 @@ from django.test.utils import CaptureQueriesContext
 
 from config import leases
 from digests.models import Run, RunItem, Subscription, SubscriptionSource
-from digests.runner import execute_run
+from digests.runs.runner import execute_run
 from inbox.models import UserContentState
 from tests.bench.generate import TextBank, add_items, analyze, make_sources
 

@@ -30,7 +30,7 @@ from django.contrib.auth.models import User
 from django.db import connection
 
 from digests.models import Run, Subscription
-from digests.scheduler import tick
+from digests.schedules.scheduler import tick
 from tests.bench.generate import CRONS, ZONES, add_subscriptions, analyze
 
 SIZES = {"full": (100_000, 1_000_000), "small": (10_000, 100_000), "smoke": (1_000, 3_000)}

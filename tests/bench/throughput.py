@@ -37,7 +37,7 @@ from django.db import connection
 from django.utils import timezone
 
 from digests.models import Run, Subscription, SubscriptionSource
-from digests.scheduler import claim_due_subscriptions
+from digests.schedules.scheduler import claim_due_subscriptions
 from tests.bench import scaleout
 from tests.bench.generate import TextBank, add_items, analyze, make_sources
 from tests.bench.run import SOURCE_BASED, TOPIC_ONLY

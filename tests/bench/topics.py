@@ -16,13 +16,14 @@ topics than the topic as one phrase.
 
 Every item's publication time is spread over the last week (the corpora are years old; this
 benchmark is about matching, not freshness). For each topic, three ways to get interests, each
-then previewed exactly as the subscription form does (`digests.runner.preview` of an unsaved
+then previewed exactly as the subscription form does (`digests.runs.runner.preview` of an unsaved
 topic-only subscription, Brief length: 10 items, default minimum score 60):
 
 - `sentence` (the baseline, measured in the same process): the whole topic as one interest
   phrase, as Tidings did before topics were read in plain words;
-- `words`: digests/topic_terms.py, what every topic gets without a model key;
-- `model`: digests/interests.py through the real `digests/llm.py` path and the combination
+- `words`: digests/subscriptions/topic_terms.py, what every topic gets without a model key;
+- `model`: digests/subscriptions/interests.py through the real `digests/ai/llm.py` path and the
+combination
   cache, against the fake Messages API of the tests (tests/digests/fake_anthropic.py), which
   answers each topic with the `model` answer written by hand in topics.json — a stand-in for
   a real model's answer, written by someone who knew the pools, so an optimistic one.
@@ -44,8 +45,9 @@ from pathlib import Path
 
 from django.db import connection
 
-from digests import interests, runner
 from digests.models import Subscription
+from digests.runs import runner
+from digests.subscriptions import interests
 from inbox.accounts import sign_up
 from ingest.demo_feeds import write_demo_feeds
 from ingest.models import ContentItem, Source

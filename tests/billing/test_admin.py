@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from billing import charges
 from billing.models import Account, CreditTransaction
-from digests.subscriptions import create_subscription, request_manual_run
+from digests.subscriptions.service import create_subscription, request_manual_run
 from tests.conftest import make_user
 
 

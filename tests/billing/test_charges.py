@@ -14,9 +14,9 @@ from django.urls import reverse
 from billing import charges, ledger, prices
 from billing.accounts import ensure_account
 from billing.models import Account, CreditHold, CreditTransaction
-from digests import runner
 from digests.models import Run, RunItem
-from digests.subscriptions import create_subscription, request_manual_run, retry_run
+from digests.runs import runner
+from digests.subscriptions.service import create_subscription, request_manual_run, retry_run
 from ingest.library.sources import add_to_library
 from ingest.models import ContentItem, Source
 from tests.conftest import api_client_for
@@ -271,7 +271,7 @@ def test_full_text_the_pool_already_has_is_charged_as_a_cache_hit(alice, now):
 
 
 def test_prices_cover_every_metered_kind():
-    from digests.meter import KINDS
+    from digests.runs.meter import KINDS
 
     assert set(prices.PRICES) == set(KINDS)
     assert prices.price({"operations": {"search": 2, "page_fetch": 3, "extract": 1}}) == 6

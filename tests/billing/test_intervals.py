@@ -7,7 +7,7 @@ from datetime import date, timedelta
 import pytest
 
 from billing.intervals import gap_below, runs_per_day_and_days
-from digests.schedule import ScheduleError
+from digests.schedules.next_run import ScheduleError
 
 MINUTE = timedelta(minutes=1)
 HOUR = timedelta(hours=1)

@@ -16,8 +16,8 @@ from django.urls import reverse
 from billing.limits import LIMITS, TierLimitError
 from billing.models import Account, CreditTransaction, Tier
 from digests.models import Run, Subscription
-from digests.scheduler import claim_due_subscriptions
-from digests.subscriptions import (
+from digests.schedules.scheduler import claim_due_subscriptions
+from digests.subscriptions.service import (
     create_subscription,
     pause,
     request_manual_run,
@@ -119,7 +119,7 @@ def test_pausing_does_not_make_room_and_deleting_does(alice, now):
     with pytest.raises(TierLimitError) as refused:
         subscribe(alice, now, name="While one is paused")
     assert refused.value.limit == "subscriptions"
-    from digests.subscriptions import soft_delete
+    from digests.subscriptions.service import soft_delete
 
     soft_delete(subscriptions[0], now=now)
     assert subscribe(alice, now, name="After deleting one").pk

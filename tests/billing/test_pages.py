@@ -13,7 +13,7 @@ from django.urls import reverse
 from billing import charges, ledger
 from billing.accounts import ensure_account
 from billing.models import CreditTransaction
-from digests.subscriptions import request_manual_run
+from digests.subscriptions.service import request_manual_run
 from tests.factories import charged_run, on_plan
 
 Kind = CreditTransaction.Kind

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from billing import charges
 from billing.estimates import runs_per_month
-from digests.subscriptions import create_subscription, request_manual_run
+from digests.subscriptions.service import create_subscription, request_manual_run
 from tests.browser.conftest import (
     PHONE,
     no_horizontal_scroll,

@@ -12,9 +12,9 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from digests import runner
 from digests.models import Run, Subscription
-from digests.subscriptions import create_subscription, request_manual_run
+from digests.runs import runner
+from digests.subscriptions.service import create_subscription, request_manual_run
 from inbox.models import UserPreference
 from tests.browser.conftest import DESKTOP, PHONE, no_horizontal_scroll, screenshot
 from tests.conftest import make_user
@@ -91,7 +91,7 @@ def test_a_refused_cron_is_said_once_in_our_words(live_server, page):
 
 def test_the_pages_update_after_run_now(live_server, page, monkeypatch):
     # The worker is "slow": "Run now" only queues the run; the test plays the worker.
-    monkeypatch.setattr("digests.views.enqueue_run", lambda run_id: None)
+    monkeypatch.setattr("digests.subscriptions.views.enqueue_run", lambda run_id: None)
     now = timezone.now()
     seed(now)
     user = make_user("fay@example.com")

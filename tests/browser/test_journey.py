@@ -16,9 +16,9 @@ import time
 import pytest
 from django.utils import timezone
 
-from digests import runner
 from digests.models import Subscription
-from digests.subscriptions import create_subscription, request_manual_run
+from digests.runs import runner
+from digests.subscriptions.service import create_subscription, request_manual_run
 from inbox.models import UserContentState
 from tests.browser.conftest import (
     PHONE,

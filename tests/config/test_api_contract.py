@@ -11,7 +11,7 @@ from django.test import override_settings
 from rest_framework.test import APIClient
 
 from digests.models import Subscription
-from digests.subscriptions import create_subscription
+from digests.subscriptions.service import create_subscription
 from tests.conftest import api_client_for, make_user
 from tests.factories import on_plan
 
@@ -233,7 +233,7 @@ def test_a_client_that_refuses_json_gets_a_json_406(api):
 
 
 def test_an_unhandled_error_under_the_api_is_a_json_500(api, monkeypatch):
-    from digests import api as digests_api
+    from digests.subscriptions import api as digests_api
 
     def broken(*args, **kwargs):
         raise RuntimeError("boom")

@@ -11,7 +11,7 @@ from django.db import connection
 
 from config import leases
 from digests.models import Run
-from digests.subscriptions import create_subscription, request_manual_run
+from digests.subscriptions.service import create_subscription, request_manual_run
 
 
 def a_run(user, now) -> Run:

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from config.moments import day, moment
-from digests.subscriptions import create_subscription
+from digests.subscriptions.service import create_subscription
 
 NOON_UTC = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
 

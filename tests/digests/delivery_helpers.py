@@ -3,10 +3,10 @@ Inbox, and sending its deliveries the way the worker does (inline, with an injec
 
 from __future__ import annotations
 
-from digests import runner
 from digests.delivery import service as deliveries
 from digests.models import Run
-from digests.subscriptions import create_subscription, request_manual_run
+from digests.runs import runner
+from digests.subscriptions.service import create_subscription, request_manual_run
 from tests.factories import add_item
 
 

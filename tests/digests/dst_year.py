@@ -3,11 +3,11 @@
 The simulation: subscriptions over 20 time zones (Lord Howe's 30-minute shift, Chatham's
 +12:45, Apia skipping 30 December 2011 entirely, Havana, Santiago and São Paulo changing at
 midnight, Tehran, the southern hemisphere), an injected clock, and the dispatcher's claim
-(`digests.scheduler.claim_due_subscriptions`) called at every instant something is due — as a
-minutely ticker would — from 1 July 2011 to 1 July 2012. Optionally the clock advances in
+(`digests.schedules.scheduler.claim_due_subscriptions`) called at every instant something is due —
+as a minutely ticker would — from 1 July 2011 to 1 July 2012. Optionally the clock advances in
 batches of `batch` (exact as long as no schedule fires twice within one batch).
 
-The reference shares no code with digests/schedule.py (no croniter, no bisection over
+The reference shares no code with digests/schedules/next_run.py (no croniter, no bisection over
 instants): its own small cron matcher, the zone's offset transitions found by scanning, and
 the SPEC §5 rules stated as "when does the local clock pass this wall time":
 
@@ -34,8 +34,8 @@ from django.contrib.auth.models import User
 from django.db.models import Min
 
 from digests.models import Run, Subscription
-from digests.schedule import next_run_after
-from digests.scheduler import CLAIM_BATCH, claim_due_subscriptions
+from digests.schedules.next_run import next_run_after
+from digests.schedules.scheduler import CLAIM_BATCH, claim_due_subscriptions
 
 START = datetime(2011, 7, 1, tzinfo=UTC)
 END = datetime(2012, 7, 1, tzinfo=UTC)

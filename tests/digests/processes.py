@@ -29,7 +29,7 @@ def ticker(db_name: str, now_iso: str, batch: int, start, tasks, errors) -> None
         _setup(db_name)
         from django.db import connections
 
-        from digests.scheduler import claim_due_subscriptions
+        from digests.schedules.scheduler import claim_due_subscriptions
 
         now = datetime.fromisoformat(now_iso)
         start.wait()
@@ -48,7 +48,7 @@ def worker(db_name: str, now_iso: str, start, tasks, errors) -> None:
         _setup(db_name)
         from django.db import connections
 
-        from digests.runner import execute_run
+        from digests.runs.runner import execute_run
 
         now = datetime.fromisoformat(now_iso)
         start.wait()

@@ -10,7 +10,7 @@ import time_machine
 from rest_framework.test import APIClient
 
 from digests.models import LLMBudgetDay, LLMCall, Run
-from digests.subscriptions import create_subscription, pause, request_manual_run
+from digests.subscriptions.service import create_subscription, pause, request_manual_run
 from ingest.models import FetchLog, Source
 from tests.conftest import api_client_for, make_user
 

@@ -12,10 +12,10 @@ from django.test import override_settings
 from rest_framework.test import APIClient
 
 from billing.models import CreditHold, CreditTransaction
-from digests import api as digests_api
-from digests import runner
 from digests.models import Run, RunItem, Subscription
-from digests.subscriptions import create_subscription, request_manual_run
+from digests.runs import runner
+from digests.subscriptions import api as digests_api
+from digests.subscriptions.service import create_subscription, request_manual_run
 from inbox.models import UserContentState, UserPreference
 from tests.conftest import api_client_for
 from tests.factories import add_item
@@ -258,7 +258,7 @@ def test_only_a_failed_run_can_be_retried(api, alice, now, state):
 
 
 def test_two_retries_of_one_failure_make_one_retry(alice, now):
-    from digests.subscriptions import RunStateError, retry_run
+    from digests.subscriptions.service import RunStateError, retry_run
 
     run = request_manual_run(subscribe(alice, now), now=now)
     Run.objects.filter(pk=run.pk).update(status="failed")

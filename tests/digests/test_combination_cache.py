@@ -13,8 +13,8 @@ from django.db import connection, transaction
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from digests import combination_cache
-from digests.combination_cache import combination_key, get_or_compute
+from digests.ai import combination_cache
+from digests.ai.combination_cache import combination_key, get_or_compute
 from digests.models import CombinationCacheCounter, CombinationCacheEntry
 from inbox.tokens import issue_token
 

@@ -14,8 +14,8 @@ from django.test import override_settings
 from config import leases
 from digests.delivery import service as deliveries
 from digests.models import Delivery, Subscription
-from digests.scheduler import tick
-from digests.subscriptions import update_subscription
+from digests.schedules.scheduler import tick
+from digests.subscriptions.service import update_subscription
 from inbox.models import UserPreference
 from tests.digests.delivery_helpers import add_items, run_and_send, run_only, subscribe
 
@@ -429,7 +429,7 @@ def test_the_run_task_hands_its_deliveries_to_the_workers(alice, now, smtp_serve
     """The worker's chain: digests.tasks.execute_run runs the brief, then enqueues one
     send_delivery task per planned delivery (django-q2 runs them inline in tests)."""
     from digests import tasks
-    from digests.subscriptions import request_manual_run
+    from digests.subscriptions.service import request_manual_run
 
     time_machine.move_to(now, tick=False)
     add_items(now, "PostgreSQL 18 released")

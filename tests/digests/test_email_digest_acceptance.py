@@ -139,7 +139,7 @@ def test_5_a_failed_send_is_retried_and_never_sent_twice(alice, now, smtp_server
     # A retry by hand of a sent email is refused; a retried run is refused too (it succeeded).
     import pytest
 
-    from digests.subscriptions import RunStateError, retry_run
+    from digests.subscriptions.service import RunStateError, retry_run
 
     with pytest.raises(deliveries.DeliveryStateError):
         deliveries.retry_delivery(delivery, now=retry_at)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.test import override_settings
 
-from digests import enrichment, prompts
+from digests.ai import enrichment, prompts
 from digests.models import LLMBudgetDay, LLMCall
-from digests.summaries import lead_summary
+from digests.narrative.summaries import lead_summary
 from ingest.models import ContentEnrichment
 from tests.digests import fake_anthropic as fake_api
 from tests.digests.fake_anthropic import FakeAnthropic

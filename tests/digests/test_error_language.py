@@ -9,8 +9,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from digests.models import Subscription
-from digests.schedule import ScheduleError, normalize_cron, validate_timezone
-from digests.subscriptions import SubscriptionInputError, create_subscription
+from digests.schedules.next_run import ScheduleError, normalize_cron, validate_timezone
+from digests.subscriptions.service import SubscriptionInputError, create_subscription
 from inbox.models import ApiToken, UserPreference
 from inbox.tokens import TokenError, issue_token
 

@@ -1,13 +1,13 @@
-"""Interests from a topic in plain words (digests/interests.py): one cached model call with a
-key, the extractor without one and whenever the model fails."""
+"""Interests from a topic in plain words (digests/subscriptions/interests.py): one cached model
+call with a key, the extractor without one and whenever the model fails."""
 
 from __future__ import annotations
 
 import pytest
 
-from digests import interests, runner
 from digests.models import CombinationCacheEntry, LLMCall
-from digests.subscriptions import create_subscription, update_subscription
+from digests.runs import runner
+from digests.subscriptions.service import create_subscription, interests, update_subscription
 from tests.digests import fake_anthropic as fake_api
 from tests.digests.fake_anthropic import FakeAnthropic
 from tests.factories import add_item

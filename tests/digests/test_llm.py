@@ -1,4 +1,4 @@
-"""digests.llm: the real anthropic client against a fake Messages API on loopback."""
+"""digests.ai.llm: the real anthropic client against a fake Messages API on loopback."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import pytest
 from django.db import connection
 from django.test import override_settings
 
-from digests import llm
+from digests.ai import llm
 from digests.models import LLMBudgetDay, LLMCall, Run
-from digests.subscriptions import create_subscription, request_manual_run
+from digests.subscriptions.service import create_subscription, request_manual_run
 from tests.digests import fake_anthropic as fake_api
 from tests.digests.fake_anthropic import FakeAnthropic
 

@@ -6,8 +6,8 @@ from html.parser import HTMLParser
 
 import pytest
 
-from digests.markdown import render
-from digests.summaries import template_narrative
+from digests.narrative.markdown import render
+from digests.narrative.summaries import template_narrative
 
 
 def test_paragraphs_lists_emphasis_and_links():

@@ -6,10 +6,10 @@ import contextlib
 
 import pytest
 
-from digests import on_run, runner
-from digests.meter import RunMeter
 from digests.models import Run, SubscriptionSource
-from digests.subscriptions import create_subscription, request_manual_run
+from digests.runs import on_run, runner
+from digests.runs.meter import RunMeter
+from digests.subscriptions.service import create_subscription, request_manual_run
 from ingest.library.sources import add_to_library
 from ingest.models import Source
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.test import override_settings
 
-from digests import runner
 from digests.models import LLMCall
-from digests.subscriptions import create_subscription, request_manual_run
+from digests.runs import runner
+from digests.subscriptions.service import create_subscription, request_manual_run
 from tests.digests import fake_anthropic as fake_api
 from tests.digests.fake_anthropic import FakeAnthropic
 from tests.factories import add_item

@@ -10,10 +10,10 @@ import time_machine
 from django.db import OperationalError
 
 from config import leases
-from digests import runner
 from digests.models import Run, RunItem
-from digests.scheduler import claim_due_subscriptions, reclaim_runs
-from digests.subscriptions import create_subscription, request_manual_run
+from digests.runs import runner
+from digests.schedules.scheduler import claim_due_subscriptions, reclaim_runs
+from digests.subscriptions.service import create_subscription, request_manual_run
 from tests.factories import add_item
 
 

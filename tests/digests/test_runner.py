@@ -7,9 +7,9 @@ from datetime import timedelta
 import pytest
 from django.db import connection
 
-from digests import runner
 from digests.models import Run, RunItem, Subscription
-from digests.subscriptions import create_subscription, request_manual_run
+from digests.runs import runner
+from digests.subscriptions.service import create_subscription, request_manual_run
 from inbox.models import UserContentState
 from inbox.states import apply_action
 from ingest.models import ContentItem, Source

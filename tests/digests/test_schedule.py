@@ -1,4 +1,4 @@
-"""digests.schedule: cron parsing, time zones, DST and the next-run rules of SPEC §5.
+"""digests.schedules.next_run: cron parsing, time zones, DST and the next-run rules of SPEC §5.
 
 Pure unit tests: no database, `after`/`now` are always passed in, real IANA zones. The 2026 DST
 transitions used throughout (checked by the first test, so a tzdata change fails loudly here):
@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo, available_timezones
 
 import pytest
 
-from digests.schedule import (
+from digests.schedules.next_run import (
     MACROS,
     ScheduleError,
     next_due_after_run,

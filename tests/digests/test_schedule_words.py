@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from digests.schedule_words import describe_schedule
+from digests.schedules.words import describe_schedule
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from django.db import connection
 
 from digests.models import Run, Subscription
-from digests.scheduler import claim_due_subscriptions
+from digests.schedules.scheduler import claim_due_subscriptions
 from ingest.canonical import url_hash
 from ingest.models import ContentItem
 from tests.digests import processes
@@ -145,7 +145,7 @@ def test_two_tickers_and_two_workers_in_processes_run_every_due_subscription_onc
 
 
 def test_site_crawls_get_a_task_each_while_feeds_go_in_batches(db, now):
-    from digests.scheduler import tick
+    from digests.schedules.scheduler import tick
     from ingest.models import Source
 
     def due(kind: str, n: int) -> Source:

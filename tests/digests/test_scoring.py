@@ -1,8 +1,8 @@
-"""Relevance per subscription (digests/scoring.py): which interests an item matches."""
+"""Relevance per subscription (digests/runs/scoring.py): which interests an item matches."""
 
 from __future__ import annotations
 
-from digests.scoring import Interests, relevance
+from digests.runs.scoring import Interests, relevance
 
 
 def matched(terms, title, summary=""):

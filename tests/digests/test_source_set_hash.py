@@ -11,10 +11,12 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.db import connection, transaction
 
-from digests import periods, runner, writer
+from digests.ai import periods
 from digests.models import CombinationCacheCounter, Subscription
-from digests.source_sets import sharing
-from digests.subscriptions import create_subscription, update_subscription
+from digests.narrative import writer
+from digests.runs import runner
+from digests.subscriptions.service import create_subscription, update_subscription
+from digests.subscriptions.source_sets import sharing
 from ingest.library.packs import install_pack
 from ingest.library.source_sets import EMPTY_HASH, source_set_hash
 from ingest.library.sources import add_to_library, remove_from_library

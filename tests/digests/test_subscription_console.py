@@ -8,9 +8,9 @@ import time_machine
 from django.contrib.staticfiles import finders
 from django.urls import reverse
 
-from digests import runner
 from digests.models import Run, RunItem, Subscription
-from digests.subscriptions import create_subscription, request_manual_run
+from digests.runs import runner
+from digests.subscriptions.service import create_subscription, request_manual_run
 from tests.factories import add_item
 
 

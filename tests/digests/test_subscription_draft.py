@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from digests.models import Subscription
-from digests.subscriptions import create_subscription
+from digests.subscriptions.service import create_subscription
 from tests.digests import fake_anthropic as fake_api
 from tests.digests.fake_anthropic import FakeAnthropic
 from tests.digests.test_api_engine import rates

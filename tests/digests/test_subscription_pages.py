@@ -14,9 +14,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from billing import charges
-from digests import runner
 from digests.models import Run, Subscription
-from digests.subscriptions import create_subscription, request_manual_run
+from digests.runs import runner
+from digests.subscriptions.service import create_subscription, request_manual_run
 from inbox.models import UserPreference
 from tests.conftest import api_client_for
 from tests.digests.test_api_engine import rates

@@ -88,7 +88,7 @@ def test_run_now_creates_a_manual_run_that_executes(api, alice, now):
 
 
 def test_other_users_subscriptions_are_invisible(api, bob, now):
-    from digests.subscriptions import create_subscription
+    from digests.subscriptions.service import create_subscription
 
     theirs = create_subscription(
         bob, {"name": "Bob's", "interests": ["x"], "cron": "0 8 * * *"}, now=now

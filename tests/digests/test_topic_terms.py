@@ -1,10 +1,10 @@
-"""Interests from a topic in plain words without a model (digests/topic_terms.py)."""
+"""Interests from a topic in plain words without a model (digests/subscriptions/topic_terms.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from digests.topic_terms import MAX_TERMS, extract_terms
+from digests.subscriptions.topic_terms import MAX_TERMS, extract_terms
 
 
 @pytest.mark.parametrize(

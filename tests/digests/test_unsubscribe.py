@@ -116,7 +116,7 @@ def test_a_link_cannot_be_made_for_someone_elses_subscription(mailed, bob, now):
 
 
 def test_a_link_for_an_address_that_no_longer_receives_does_nothing(mailed, now):
-    from digests.subscriptions import update_subscription
+    from digests.subscriptions.service import update_subscription
 
     databases, _rust, path = mailed
     update_subscription(databases, {"email_to": "alice.work@example.com"}, now=now)

@@ -1,4 +1,5 @@
-"""Watches that notify by themselves (digests/watches.py; seed 004 notifyChannels + interval).
+"""Watches that notify by themselves (digests/watches/notifiers.py; seed 004 notifyChannels +
+interval).
 
 A listing page is served over HTTP on loopback and checked by the real refresh pipeline; the
 dispatcher tick, the runner and the delivery service run inline with injected times; email
@@ -15,12 +16,12 @@ import pytest
 from billing.accounts import account_for
 from billing.limits import TierLimitError
 from billing.tiers import change_tier
-from digests import runner
 from digests.delivery import service as deliveries
 from digests.models import Delivery, Run, RunItem, Subscription
-from digests.scheduler import tick
-from digests.subscriptions import soft_delete
-from digests.watches import (
+from digests.runs import runner
+from digests.schedules.scheduler import tick
+from digests.subscriptions.service import soft_delete
+from digests.watches.notifiers import (
     WatchSettingsError,
     changes_seen,
     notifier_for,
@@ -360,7 +361,7 @@ def test_the_console_form_starts_and_changes_a_watch(fixture_server, client, ali
 def test_the_notifier_is_edited_like_a_subscription_but_never_gets_a_schedule(
     fixture_server, alice, now
 ):
-    from digests.subscriptions import (
+    from digests.subscriptions.service import (
         SubscriptionInputError,
         pause,
         resume,

@@ -22,11 +22,11 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from django.test import override_settings
 from py_vapid import Vapid02
 
-from digests import runner
 from digests.delivery import service as deliveries
 from digests.models import Delivery, PushSend, Run
-from digests.scheduler import claim_due_subscriptions
-from digests.watches import notifier_for, set_watch_notifications
+from digests.runs import runner
+from digests.schedules.scheduler import claim_due_subscriptions
+from digests.watches.notifiers import notifier_for, set_watch_notifications
 from inbox.models import PushDevice
 from ingest.models import Source
 from ingest.refresh.pipeline import refresh_source

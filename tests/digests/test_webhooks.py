@@ -16,7 +16,7 @@ from django.test import override_settings
 from digests.delivery import endpoints, webhook
 from digests.delivery import service as deliveries
 from digests.models import Delivery, WebhookEndpoint
-from digests.subscriptions import SubscriptionInputError, update_subscription
+from digests.subscriptions.service import SubscriptionInputError, update_subscription
 from tests.digests.delivery_helpers import add_items, run_and_send, run_only, subscribe
 
 

@@ -10,10 +10,11 @@ from django.test import override_settings
 from django.urls import reverse
 from django.utils import translation
 
-from digests import runner, writer
 from digests.models import CombinationCacheEntry, LLMBudgetDay, LLMCall, Run
-from digests.subscriptions import create_subscription, request_manual_run
-from digests.summaries import template_narrative
+from digests.narrative import writer
+from digests.narrative.summaries import template_narrative
+from digests.runs import runner
+from digests.subscriptions.service import create_subscription, request_manual_run
 from ingest.models import ContentEnrichment
 from tests.digests import fake_anthropic as fake_api
 from tests.digests.fake_anthropic import FakeAnthropic

@@ -17,7 +17,7 @@ from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 from digests.models import Delivery, Run, RunItem, Subscription
-from digests.subscriptions import create_subscription
+from digests.subscriptions.service import create_subscription
 from inbox.accounts import sign_up
 from inbox.models import UserContentState
 from ingest.models import FetchLog, Source, UserSource, config_hash

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from digests.models import Run, RunItem
-from digests.subscriptions import create_subscription
+from digests.subscriptions.service import create_subscription
 from inbox.models import UserContentState
 from ingest.canonical import url_hash
 from ingest.library.bulk_add import SourceSpec, add_sources_to_library

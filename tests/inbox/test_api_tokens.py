@@ -149,7 +149,7 @@ def test_a_read_only_token_reads_but_changes_nothing(alice, now):
     from rest_framework.test import APIClient
 
     from digests.models import Subscription
-    from digests.subscriptions import create_subscription
+    from digests.subscriptions.service import create_subscription
 
     subscription = create_subscription(
         alice, {"name": "PG", "interests": ["PostgreSQL"], "cron": "0 8 * * *"}, now=now

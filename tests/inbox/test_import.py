@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from billing.models import CreditTransaction
 from digests.models import Delivery, Run, RunItem, Subscription
-from digests.subscriptions import (
+from digests.subscriptions.service import (
     EDITABLE_FIELDS,
     RunStateError,
     create_subscription,
@@ -95,7 +95,7 @@ def test_imported_runs_are_history_never_run_delivered_or_charged(alice, bob):
     with pytest.raises(RunStateError):
         retry_run(failed, now=timezone.now())
     # The dispatcher's tick, a day later (every lease long expired), hands none of them out.
-    from digests.scheduler import tick
+    from digests.schedules.scheduler import tick
 
     imported = set(runs.values_list("pk", flat=True))
     handed: list[int] = []

@@ -8,9 +8,9 @@ from datetime import timedelta
 
 import pytest
 
-from digests import runner
 from digests.models import Run, RunItem
-from digests.subscriptions import create_subscription, request_manual_run
+from digests.runs import runner
+from digests.subscriptions.service import create_subscription, request_manual_run
 from inbox.models import UserContentState
 from inbox.states import MAX_BULK_ITEMS
 from tests.conftest import api_client_for

@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from digests.models import Subscription
-from digests.subscriptions import update_subscription
+from digests.subscriptions.service import update_subscription
 from inbox.page_cache import CSRF_MARKER
 from tests.inbox.test_inbox_views import deliver, run_again
 

@@ -12,8 +12,8 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from digests import runner
-from digests.subscriptions import create_subscription, request_manual_run
+from digests.runs import runner
+from digests.subscriptions.service import create_subscription, request_manual_run
 from inbox.models import UserPreference
 from tests.factories import add_item
 

@@ -8,8 +8,8 @@ import json
 import pytest
 from defusedxml import ElementTree as ET
 
-from digests import runner
-from digests.subscriptions import (
+from digests.runs import runner
+from digests.subscriptions.service import (
     SubscriptionInputError,
     create_subscription,
     request_manual_run,

@@ -11,8 +11,8 @@ import lxml.html
 import pytest
 from django.test import override_settings
 
-from digests import runner
-from digests.subscriptions import create_subscription, request_manual_run
+from digests.runs import runner
+from digests.subscriptions.service import create_subscription, request_manual_run
 from ingest.canonical import url_hash
 from ingest.fetching import fetch
 from ingest.library.sources import add_to_library

@@ -28,9 +28,9 @@ import pytest
 from django.core.cache import cache
 from django.test import override_settings
 
-from digests import runner
-from digests.meter import RunMeter
-from digests.subscriptions import create_subscription, request_manual_run
+from digests.runs import runner
+from digests.runs.meter import RunMeter
+from digests.subscriptions.service import create_subscription, request_manual_run
 from ingest.library.input import SourceInputError
 from ingest.library.packs import (
     NAVER_NEEDS_CREDENTIALS,

@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from digests import runner, scheduler
 from digests.models import Run, RunItem, Subscription
-from digests.subscriptions import request_manual_run
+from digests.runs import runner
+from digests.schedules import scheduler
+from digests.subscriptions.service import request_manual_run
 from inbox.models import UserContentState
 from ingest.canonical import url_hash
 from ingest.models import ContentItem, ContentItemSource, Source, UserSource

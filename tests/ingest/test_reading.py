@@ -12,9 +12,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from digests import runner
-from digests.forms import SubscriptionForm
-from digests.subscriptions import (
+from digests.runs import runner
+from digests.subscriptions.forms import SubscriptionForm
+from digests.subscriptions.service import (
     SubscriptionInputError,
     create_subscription,
     request_manual_run,

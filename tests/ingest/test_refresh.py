@@ -25,7 +25,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.test import override_settings
 
-from digests import scheduler
+from digests.schedules import scheduler
 from ingest.fetching import fetch as fetch_module
 from ingest.fetching import politeness
 from ingest.fetching.fetch import FetchTimeout, fetch

@@ -8,8 +8,8 @@ from datetime import timedelta
 import pytest
 from django.test import override_settings
 
-from digests import runner
-from digests.subscriptions import create_subscription, request_manual_run
+from digests.runs import runner
+from digests.subscriptions.service import create_subscription, request_manual_run
 from ingest.models import ContentItem, Source
 from ingest.pool.dedup import sync_duplicate_penalty
 from ingest.pool.entries import ParsedEntry

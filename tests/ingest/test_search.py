@@ -15,9 +15,9 @@ from django.test import override_settings
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from digests import on_run, runner
-from digests.meter import RunMeter
-from digests.subscriptions import create_subscription, request_manual_run
+from digests.runs import on_run, runner
+from digests.runs.meter import RunMeter
+from digests.subscriptions.service import create_subscription, request_manual_run
 from inbox.tokens import issue_token
 from ingest.fetching import fetch
 from ingest.library.input import SourceInputError

@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 
-from digests.scheduler import tick
+from digests.schedules.scheduler import tick
 from tests.factories import add_item
 from tests.topics.test_services import published
 from topics import editions

@@ -10,7 +10,7 @@ from django.contrib.messages import get_messages
 from django.urls import reverse
 
 from digests.models import Subscription
-from digests.subscriptions import soft_delete
+from digests.subscriptions.service import soft_delete
 from tests.conftest import api_client_for
 from tests.topics.test_services import make_edition, published
 from topics import following

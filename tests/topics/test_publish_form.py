@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from digests.subscriptions import create_subscription
+from digests.subscriptions.service import create_subscription
 from tests.factories import on_plan
 from tests.topics.test_services import published
 

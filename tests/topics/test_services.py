@@ -8,9 +8,9 @@ from datetime import timedelta
 import pytest
 
 from billing.limits import TierLimitError
-from digests import runner
 from digests.models import CombinationCacheCounter, Subscription
-from digests.subscriptions import (
+from digests.runs import runner
+from digests.subscriptions.service import (
     SubscriptionInputError,
     create_subscription,
     request_manual_run,

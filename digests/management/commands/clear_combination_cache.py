@@ -11,7 +11,7 @@ from datetime import date, datetime
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
-from digests import combination_cache
+from digests.ai import combination_cache
 
 
 class Command(BaseCommand):

@@ -7,8 +7,10 @@ from datetime import datetime
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
-from digests import runner, scheduler, tasks
+from digests import tasks
 from digests.delivery import service as deliveries
+from digests.runs import runner
+from digests.schedules import scheduler
 from ingest.models import Source
 from ingest.refresh.pipeline import refresh_many, refresh_source
 from topics.editions import produce_edition

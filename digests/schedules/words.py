@@ -2,7 +2,7 @@
 
 Only common shapes get a sentence ("Weekdays at 07:30 (Europe/Berlin)"); anything else reads
 "Custom schedule: <cron>", because a wrong sentence is worse than an honest expression. Which
-instants a schedule fires at is digests.schedule's business, never this module's.
+instants a schedule fires at is digests.schedules.next_run's business, never this module's.
 
 Names go through pgettext with a "schedule" context: Django's own catalogs translate bare
 "Monday", and a half-translated sentence would be worse than an English one.
@@ -15,7 +15,7 @@ import re
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from digests.schedule import ScheduleError, follows_elapsed_time, normalize_cron
+from digests.schedules.next_run import ScheduleError, follows_elapsed_time, normalize_cron
 
 # Cron weekday numbers (0 and 7 are Sunday) and names, listed Monday first.
 _WEEKDAYS = {

@@ -20,9 +20,9 @@ from string import Template
 from django.conf import settings
 from django.db.models.functions import Substr
 
-from digests import llm, prompts
+from digests.ai import llm, prompts
 from digests.models import LLMCall
-from digests.summaries import (
+from digests.narrative.summaries import (
     EXTRACTIVE,
     LANGUAGE_NAMES,
     clean_text,

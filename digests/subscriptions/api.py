@@ -38,8 +38,7 @@ from config.api.serializers import (
     read_query,
 )
 from config.api.throttling import ScopedIPRateThrottle, wait_before_another
-from digests import interests as topic_interests
-from digests import llm, runner, schedule, subscriptions
+from digests.ai import llm
 from digests.delivery import endpoints, service
 from digests.delivery.addresses import recipient_for
 from digests.models import (
@@ -50,8 +49,12 @@ from digests.models import (
     Subscription,
     WebhookEndpoint,
 )
-from digests.schedule_words import describe_schedule
-from digests.subscriptions import LENGTH_PRESETS, OUTPUT_LOCALES
+from digests.runs import runner
+from digests.schedules import next_run as schedule
+from digests.schedules.words import describe_schedule
+from digests.subscriptions import interests as topic_interests
+from digests.subscriptions import service as subscriptions
+from digests.subscriptions.service import LENGTH_PRESETS, OUTPUT_LOCALES
 from digests.tasks import enqueue_delivery, enqueue_run
 from ingest.text.reading import LEVELS
 from ingest.text.sections import SECTIONS
@@ -180,7 +183,8 @@ class SubscriptionSerializer(ResponseModelSerializer):
 
 
 def _schedule_rule(check, value: str) -> str:
-    """`value` when digests.schedule's `check` takes it, else its message as a field error."""
+    """`value` when digests.schedules.next_run's `check` takes it, else its message as a field
+    error."""
     try:
         check(value)
     except schedule.ScheduleError as exc:
@@ -200,7 +204,7 @@ def _keywords(help_text: str) -> serializers.ListField:
 class SubscriptionInputSerializer(StrictSerializer):
     """What a client sends to create (POST) or change (PATCH, any subset) a subscription. Only
     types and sizes are checked here; the rules and their messages are the service's
-    (digests.subscriptions.clean_input), shared with the console."""
+    (digests.subscriptions.service.clean_input), shared with the console."""
 
     name = StrictCharField(max_length=200)
     topic = StrictCharField(max_length=500, allow_blank=True, required=False)

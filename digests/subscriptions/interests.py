@@ -1,12 +1,12 @@
 """Interests from a topic in plain words (SPEC §5: "interests are derived from the topic and
 editable"): the one service the subscription form, the API and `create_subscription` call.
 
-With a model key: one small call through digests/llm.py (tool-schema output), cached in the
+With a model key: one small call through digests/ai/llm.py (tool-schema output), cached in the
 combination cache per normalized topic and language, so the same topic typed twice — by one
 reader or by a thousand — costs one call. It returns a handful of interests (key phrases,
 synonyms, the usual abbreviation) and, rarely, negative keywords. Without a key, when the
 caller's allowance of model suggestions is spent, and as the fallback on any failure: the
-deterministic extractor of digests/topic_terms.py.
+deterministic extractor of digests/subscriptions/topic_terms.py.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from string import Template
 
 from django.conf import settings
 
-from digests import combination_cache, llm, prompts
+from digests.ai import combination_cache, llm, prompts
 from digests.models import LLMCall
-from digests.summaries import LANGUAGE_NAMES, normalize_locale
-from digests.topic_terms import MAX_TERM_CHARS, MAX_TERMS, extract_terms
+from digests.narrative.summaries import LANGUAGE_NAMES, normalize_locale
+from digests.subscriptions.topic_terms import MAX_TERM_CHARS, MAX_TERMS, extract_terms
 from ingest.text.terms import clean_term, same_term_key
 
 logger = logging.getLogger(__name__)

@@ -18,9 +18,9 @@ from string import Template
 
 from django.conf import settings
 
-from digests import combination_cache, llm, prompts
+from digests.ai import combination_cache, llm, prompts
 from digests.models import LLMCall, Subscription
-from digests.summaries import LANGUAGE_NAMES, clean_text, normalize_locale
+from digests.narrative.summaries import LANGUAGE_NAMES, clean_text, normalize_locale
 
 logger = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""Console pages for subscriptions: thin callers of digests.subscriptions and the runner."""
+"""Console pages for subscriptions: thin callers of digests.subscriptions.service and the runner."""
 
 from __future__ import annotations
 
@@ -17,14 +17,22 @@ from billing import charges, estimates, prices
 from billing.limits import TierLimitError
 from config.api.throttling import wait_before_another
 from config.csp import csp_allow_inline_styles
-from digests import llm, runner, subscriptions
+from digests.ai import llm
 from digests.delivery import endpoints, service
 from digests.delivery.addresses import recipient_for
 from digests.delivery.brief import brief_for_run
 from digests.delivery.email import render_brief_email
-from digests.forms import LENGTH_LABELS, SubscriptionForm, draft_data, initial_for, redisplayed
 from digests.models import Delivery, Run, Subscription, WebhookEndpoint
-from digests.schedule import ScheduleError, next_runs
+from digests.runs import runner
+from digests.schedules.next_run import ScheduleError, next_runs
+from digests.subscriptions import service as subscriptions
+from digests.subscriptions.forms import (
+    LENGTH_LABELS,
+    SubscriptionForm,
+    draft_data,
+    initial_for,
+    redisplayed,
+)
 from digests.tasks import enqueue_delivery, enqueue_run
 from inbox.models import UserPreference
 from ingest.models import UserSource

@@ -1,11 +1,11 @@
 """How often a watched list is checked: the shortest check interval among its active
-notifiers (digests/watches.py), within the fetch policy's bounds.
+notifiers (digests/watches/notifiers.py), within the fetch policy's bounds.
 
 A watched list is one shared Source however many people watch it, so it is fetched at the
 pace of its most eager watcher (each bounded by their own tier, billing/limits.py), and never
 more often than the pipeline's 30-minute floor per address. A list nobody is notified about
-keeps the default hour. Kept apart from digests/watches.py so billing's downgrade rules can
-use it without importing the watch service (which imports billing)."""
+keeps the default hour. Kept apart from digests/watches/notifiers.py so billing's downgrade rules
+can use it without importing the watch service (which imports billing)."""
 
 from __future__ import annotations
 

@@ -19,8 +19,8 @@ from django.utils import timezone
 from config import leases
 from digests.delivery import service as deliveries
 from digests.models import Run, Subscription
-from digests.runner import MAX_RUN_ATTEMPTS
-from digests.schedule import ScheduleError, next_due_after_run
+from digests.runs.runner import MAX_RUN_ATTEMPTS
+from digests.schedules.next_run import ScheduleError, next_due_after_run
 from ingest.models import Source
 from ingest.refresh.pipeline import claim_due_sources
 

@@ -1,5 +1,5 @@
 """Interests from a topic in plain words, without a model (SPEC §5): the fallback of
-digests/interests.py, and what every topic gets when no model key is configured.
+digests/subscriptions/interests.py, and what every topic gets when no model key is configured.
 
 "keeping up with Rust async runtimes" becomes ["Rust async runtimes", "Rust async",
 "async runtimes", "Rust"]; "我想关注大语言模型和开源数据库的最新进展" becomes ["大语言模型",
@@ -22,7 +22,7 @@ that can occur as written in an article:
 - Korean: words are separated by spaces; a particle is stripped from the end of a word
   (반도체를 → 반도체) and two neighbouring words are also kept as a phrase (전기차 배터리).
 
-Word lists are in digests/topic_words/ (see its README).
+Word lists are in digests/subscriptions/topic_words/ (see its README).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from digests import cache_api
+from digests.platform import cache_api
 
 urlpatterns = [
     path("stats", cache_api.CacheStatsView.as_view(), name="api-cache-stats"),

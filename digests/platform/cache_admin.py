@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from digests import combination_cache
+from digests.ai import combination_cache
 from digests.models import CombinationCacheCounter, CombinationCacheEntry
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from digests import admin_api
+from digests.platform import api as admin_api
 
 urlpatterns = [
     path("stats", admin_api.AdminStatsView.as_view(), name="api-admin-stats"),

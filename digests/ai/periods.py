@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from digests.schedule import ScheduleError, normalize_cron
+from digests.schedules.next_run import ScheduleError, normalize_cron
 
 DAILY, WEEKLY, MONTHLY = "daily", "weekly", "monthly"
 

@@ -19,11 +19,16 @@ from django.utils.translation import gettext_lazy
 
 from billing import limits
 from config import leases
-from digests import interests, source_sets
 from digests.delivery import endpoints
 from digests.delivery.subject import SubjectTemplateError, check_subject_template
 from digests.models import MAX_ITEMS_HARD_CAP, Run, Subscription, SubscriptionSource
-from digests.schedule import ScheduleError, next_run_after, normalize_cron, validate_timezone
+from digests.schedules.next_run import (
+    ScheduleError,
+    next_run_after,
+    normalize_cron,
+    validate_timezone,
+)
+from digests.subscriptions import interests, source_sets
 from inbox.models import UserPreference
 from inbox.page_cache import inbox_changed
 from ingest.models import UserSource
@@ -262,7 +267,7 @@ def clean_input(data: dict, *, user, now: datetime, instance: Subscription | Non
     cron = data.get("cron", instance.cron if instance else "")
     run_at = data.get("run_at", instance.run_at if instance else None)
     if instance is not None and instance.watch_source_id:
-        # A watch's notifier (digests/watches.py) runs when its page changes, never on a
+        # A watch's notifier (digests/watches/notifiers.py) runs when its page changes, never on a
         # schedule; how often the page is checked is the watch's setting.
         if cron or run_at:
             field = "cron" if cron else "run_at"

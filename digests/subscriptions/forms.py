@@ -7,7 +7,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from digests.subscriptions import LENGTH_PRESETS
+from digests.subscriptions.service import LENGTH_PRESETS
 from inbox.forms import timezone_choices
 from ingest.text.reading import LEVEL_CHOICES
 from ingest.text.sections import SECTIONS
@@ -30,7 +30,7 @@ WEEKDAY_CHOICES = [
 ]
 
 
-# digests/schedule_words.py looks these names up with pgettext("schedule", name) at run time;
+# digests/schedules/words.py looks these names up with pgettext("schedule", name) at run time;
 # they are marked here so makemessages puts them in the catalogs.
 SCHEDULE_NAMES_FOR_TRANSLATORS = (
     pgettext_lazy("schedule", "Monday"),
@@ -113,7 +113,7 @@ def initial_for(subscription, form_fields) -> dict:
 
 def draft_data(post) -> dict:
     """The values of a subscription form as posted, for a preview before saving
-    (digests.subscriptions.draft checks them): no field is required yet."""
+    (digests.subscriptions.service.draft checks them): no field is required yet."""
     data = {
         "topic": post.get("topic", ""),
         "interests": post.get("interests", ""),
@@ -158,7 +158,7 @@ def _draft_trigger(url: str, action: str, *, swap_interests: bool) -> dict:
 
 
 class SubscriptionForm(forms.Form):
-    """Shape only: the rules live in digests.subscriptions.clean_input."""
+    """Shape only: the rules live in digests.subscriptions.service.clean_input."""
 
     name = forms.CharField(label=_("Name"), max_length=200)
     topic = forms.CharField(

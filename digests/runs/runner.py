@@ -23,13 +23,15 @@ from django.utils.translation import gettext, ngettext
 from billing import charges
 from config import leases
 from config.moments import moment
-from digests import enrichment, llm, on_run, periods, writer
-from digests import relevance as model_relevance
+from digests.ai import enrichment, llm, periods
+from digests.ai import relevance as model_relevance
 from digests.delivery.service import plan_for_run as plan_deliveries
-from digests.meter import RunMeter
 from digests.models import Run, RunItem, Subscription, SubscriptionSource
-from digests.scoring import Interests, impact, overall, relevance
-from digests.summaries import TEMPLATE, template_narrative
+from digests.narrative import writer
+from digests.narrative.summaries import TEMPLATE, template_narrative
+from digests.runs import on_run
+from digests.runs.meter import RunMeter
+from digests.runs.scoring import Interests, impact, overall, relevance
 from inbox.models import UserContentState, UserPreference
 from inbox.page_cache import inbox_changed
 from ingest.models import ContentItem
@@ -68,7 +70,7 @@ class Candidate:
     matched: list[str]
     field: str | None
     redelivery: bool = False
-    llm_reason: str = ""  # the model's one-line "why" (digests/relevance.py), when it ran
+    llm_reason: str = ""  # the model's one-line "why" (digests/ai/relevance.py), when it ran
     strengths: str = ""  # the item's strongest score parts in words (ingest/text/scores.py)
 
     def reason(self, zone: str | None = None) -> str:
@@ -144,8 +146,8 @@ def _candidate_rows(
         sighted_since = since
         if subscription.watch_source_id and subscription.notify_since:
             # A watch's notifier tells about links that appeared since it was turned on
-            # (digests/watches.py): what others' watch of the same list found before is not
-            # news to it.
+            # (digests/watches/notifiers.py): what others' watch of the same list found before is
+            # not news to it.
             sighted_since = max(since, subscription.notify_since)
         candidate_ids = recent_item_ids(source_ids, since=sighted_since, limit=CANDIDATE_LIMIT)
     else:

@@ -22,9 +22,9 @@ from string import Template
 
 from django.conf import settings
 
-from digests import combination_cache, llm, prompts
+from digests.ai import combination_cache, llm, prompts
 from digests.models import LLMCall
-from digests.summaries import (
+from digests.narrative.summaries import (
     LANGUAGE_NAMES,
     TEMPLATE,
     normalize_locale,
@@ -174,7 +174,7 @@ def clean_narrative(markdown: str, items: list[NarrativeItem]) -> str:
 @dataclass(frozen=True)
 class Combination:
     """What seed 002's first level is keyed on: the subscription's source-set hash, the options
-    that decide its selection, and its digest type's period window (digests/periods.py)."""
+    that decide its selection, and its digest type's period window (digests/ai/periods.py)."""
 
     source_set_hash: str
     selection: dict

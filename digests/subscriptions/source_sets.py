@@ -3,10 +3,10 @@ sources (ingest/library/source_sets.source_set_hash), materialized on the row
 (`Subscription.source_set_hash`, `source_count`).
 
 `refresh_subscriptions()` is called inside the transaction of every change to a subscription's
-sources (digests/subscriptions.py, digests/watches.py) and of a source's deletion (ingest/
-library/signals.py recomputes every subscription that had it). The combination cache keys its
-first level on this hash (digests/writer.py); `sharing()` answers "how many users share each
-combination" for the admin and the staff API.
+sources (digests/subscriptions/service.py, digests/watches/notifiers.py) and of a source's deletion
+(ingest/library/signals.py recomputes every subscription that had it). The combination cache keys
+its first level on this hash (digests/narrative/writer.py); `sharing()` answers "how many users
+share each combination" for the admin and the staff API.
 """
 
 from __future__ import annotations

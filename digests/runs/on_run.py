@@ -14,8 +14,8 @@ import logging
 from collections.abc import Callable
 from datetime import datetime
 
-from digests.meter import RunMeter
 from digests.models import Subscription
+from digests.runs.meter import RunMeter
 from ingest.models import Source
 
 logger = logging.getLogger(__name__)

@@ -69,7 +69,7 @@ def lead_summary(text: str, *, title: str = "", max_chars: int | None = None) ->
     return cut + "…"
 
 
-# The template narrative's fixed phrases per output locale (digests.subscriptions
+# The template narrative's fixed phrases per output locale (digests.subscriptions.service
 # OUTPUT_LOCALES); anything else reads English.
 PHRASES = {
     "en": {

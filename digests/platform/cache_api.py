@@ -1,5 +1,5 @@
 """/api/v1/admin/cache/: combination cache statistics and clearing, for staff tokens only
-(401 without a token, 403 for a non-staff user). Thin callers of digests.combination_cache."""
+(401 without a token, 403 for a non-staff user). Thin callers of digests.ai.combination_cache."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from rest_framework.views import APIView
 from config.api.errors import APIInputError
 from config.api.fields import AwareDateTimeField, QueryDateField
 from config.api.permissions import IsStaffToken
-from digests import combination_cache, source_sets
+from digests.ai import combination_cache
+from digests.subscriptions import source_sets
 
 _TRUE = {"1", "true", "yes"}
 _FALSE = {"", "0", "false", "no"}

@@ -11,7 +11,7 @@ the watch's settings:
   No channel at all (`[]`) pauses the notifier: the watch still feeds any brief that uses it.
 - `check_interval_minutes`: how often the list is checked, at least the tier's minimum
   (billing/limits.py) and within the fetch policy's 30 minutes – 24 hours; the shared list is
-  checked at its most eager watcher's pace (digests/watch_schedule.py).
+  checked at its most eager watcher's pace (digests/watches/check_interval.py).
 
 How a change is notified exactly once per channel, whatever is retried:
 1. A check stores the list's links; a link is new the first time the list links to it (the
@@ -38,8 +38,8 @@ from billing import limits
 from config.api.errors import ServiceRefusal
 from digests.delivery import push
 from digests.models import MAX_ITEMS_HARD_CAP, Subscription, SubscriptionSource
-from digests.source_sets import refresh_subscriptions
-from digests.watch_schedule import (
+from digests.subscriptions.source_sets import refresh_subscriptions
+from digests.watches.check_interval import (
     DEFAULT_CHECK_MINUTES,
     MAX_CHECK_MINUTES,
     MIN_CHECK_MINUTES,

@@ -1,5 +1,5 @@
 """GET /api/v1/admin/stats: the platform at a glance, for staff tokens only (401 without a
-token, 403 for a non-staff user). A thin caller of digests.platform_stats."""
+token, 403 for a non-staff user). A thin caller of digests.platform.stats."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from rest_framework import serializers
 from rest_framework.response import Response
 
 from config.api.serializers import ResponseSerializer
-from digests.cache_api import StaffTokenAPIView
 from digests.models import Run, Subscription
-from digests.platform_stats import platform_stats
+from digests.platform.cache_api import StaffTokenAPIView
+from digests.platform.stats import platform_stats
 from ingest.models import FetchLog, Source
 
 

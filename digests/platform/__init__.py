@@ -1,0 +1,2 @@
+"""The platform for its operators: aggregate statistics, and the combination cache's admin pages
+and staff API."""
