@@ -4,8 +4,9 @@
 start: setup
 	bin/start
 
+# One pytest worker per core (pytest-xdist): each has its own test database and data folder.
 test: setup
-	.venv/bin/pytest
+	.venv/bin/pytest -n auto
 
 setup:
 	bin/setup
