@@ -31,7 +31,15 @@ from digests.narrative import writer
 from digests.narrative.summaries import TEMPLATE, template_narrative
 from digests.runs import on_run
 from digests.runs.meter import RunMeter
-from digests.runs.scoring import Interests, impact, overall, relevance
+from digests.runs.scoring import (
+    Interests,
+    Query,
+    documents,
+    expansion_terms,
+    impact,
+    overall,
+    rank,
+)
 from inbox.models import UserContentState, UserPreference
 from inbox.page_cache import inbox_changed
 from ingest.models import ContentItem
@@ -49,7 +57,10 @@ CANDIDATE_LIMIT = 1000
 # connection dropped, counts); after that it is failed and can be retried by hand.
 MAX_RUN_ATTEMPTS = 2
 CONTENT_UPDATE_MIN_GAP = timedelta(days=1)
-MAX_TOPIC_TERMS = 12
+# The pool's index is searched for at most this many of the interests' words, and feedback
+# words bring at most FEEDBACK_CANDIDATE_LIMIT more candidates.
+MAX_SEARCH_TERMS = 16
+FEEDBACK_CANDIDATE_LIMIT = 300
 # All model calls of one run (relevance, summaries, narrative), well inside the worker's
 # 300 s task timeout; a call that would pass it falls back instead.
 LLM_STAGE_SECONDS = 150
@@ -70,6 +81,7 @@ class Candidate:
     matched: list[str]
     field: str | None
     redelivery: bool = False
+    related: list[str] = field(default_factory=list)  # feedback words it has (scoring.py)
     llm_reason: str = ""  # the model's one-line "why" (digests/ai/relevance.py), when it ran
     strengths: str = ""  # the item's strongest score parts in words (ingest/text/scores.py)
 
@@ -87,8 +99,12 @@ class Candidate:
                 parts.append(gettext("matches %(terms)s in the summary") % {"terms": terms})
             else:
                 parts.append(gettext("matches %(terms)s in the text") % {"terms": terms})
-        else:
+        elif not self.related:
             parts.append(gettext("from a source you follow"))
+        if self.related and not self.llm_reason:
+            # Feedback words (digests/runs/scoring.py): what the best matches have in common.
+            words = ", ".join(self.related[:3])
+            parts.append(gettext("shares %(words)s with your best matches") % {"words": words})
         if self.site_name:
             parts.append(gettext("source: %(name)s") % {"name": self.site_name})
         if self.strengths:
@@ -124,8 +140,10 @@ def interests_for(subscription: Subscription) -> Interests:
 
 
 def _candidate_rows(
-    subscription: Subscription, interests: Interests, now: datetime, source_ids=None
-):
+    subscription: Subscription, query: Query, now: datetime, source_ids=None
+) -> tuple[list[dict], bool]:
+    """The window's candidate rows, and whether they came from the whole pool (a topic-only
+    subscription), where feedback may search for more."""
     since = now - timedelta(hours=subscription.content_window_hours)
     until = now + timedelta(hours=1)
     if source_ids is None:
@@ -136,6 +154,7 @@ def _candidate_rows(
         )
     # First cut: at most CANDIDATE_LIMIT ids, newest first, read from an index only as far as
     # needed, so a run costs about the same on a pool of 100k items or of 1M.
+    from_pool = False
     if subscription.followed_topic_id:
         # Follow mode: the topic's published editions are the candidates; the follower's own
         # tweaks (keywords, min score, max items) still apply in scoring.
@@ -151,16 +170,22 @@ def _candidate_rows(
             sighted_since = max(since, subscription.notify_since)
         candidate_ids = recent_item_ids(source_ids, since=sighted_since, limit=CANDIDATE_LIMIT)
     else:
-        # Topic-only: the whole pool through the full-text index; scoring decides what matches.
-        if not interests.terms:
-            return []
+        # Topic-only: the whole pool through the full-text index, any of the interests' words;
+        # scoring decides what matches.
+        if not query:
+            return [], False
+        from_pool = True
         candidate_ids = search_pool(
-            interests.terms[:MAX_TOPIC_TERMS],
+            query.search_terms()[:MAX_SEARCH_TERMS],
             since=since,
             until=until,
             limit=CANDIDATE_LIMIT,
             order="recent",
         )
+    return _rows(subscription, candidate_ids, since=since, until=until), from_pool
+
+
+def _rows(subscription: Subscription, candidate_ids, *, since, until) -> list[dict]:
     # Rows by primary key; the window is checked here (sightings were cut by when the source
     # saw the item, not by its publication time) so no time index can steer this lookup.
     items = ContentItem.objects.filter(
@@ -196,6 +221,45 @@ def _candidate_rows(
     return [row for row in rows if since <= row["when"] <= until]
 
 
+def _with_feedback(
+    subscription: Subscription,
+    interests: Interests,
+    query: Query,
+    rows: list[dict],
+    *,
+    from_pool: bool,
+    now: datetime,
+):
+    """Rank `rows`; then, when the best of them agree on words the interests do not say
+    (scoring.expansion_terms), add those words to the query — and, for a topic-only
+    subscription, the pool's items that use them — and rank again."""
+    docs = documents(rows)
+    ranked = rank(interests, docs, query)
+    expansions = expansion_terms(query, docs, ranked) if query else {}
+    if not expansions:
+        return rows, ranked
+    if from_pool:
+        known = {row["id"] for row in rows}
+        since = now - timedelta(hours=subscription.content_window_hours)
+        until = now + timedelta(hours=1)
+        more_ids = [
+            item_id
+            for item_id in search_pool(
+                list(expansions.values()),
+                since=since,
+                until=until,
+                limit=FEEDBACK_CANDIDATE_LIMIT,
+                order="recent",
+            )
+            if item_id not in known
+        ]
+        if more_ids:
+            more = _rows(subscription, more_ids, since=since, until=until)
+            rows = rows + more
+            docs = docs + documents(more)
+    return rows, rank(interests, docs, query.expanded(expansions))
+
+
 def score_candidates(
     subscription: Subscription, *, now: datetime, source_ids: list[int] | None = None
 ) -> tuple[int, list[Candidate]]:
@@ -204,10 +268,13 @@ def score_candidates(
     `source_ids` replaces the subscription's own sources: a public topic's edition is scored
     with an unsaved subscription built from the topic's configuration (topics/editions.py)."""
     interests = interests_for(subscription)
-    rows = _candidate_rows(subscription, interests, now, source_ids)
+    query = Query.from_interests(interests)
+    rows, from_pool = _candidate_rows(subscription, query, now, source_ids)
+    rows, ranked = _with_feedback(
+        subscription, interests, query, rows, from_pool=from_pool, now=now
+    )
     scored: list[Candidate] = []
-    for row in rows:
-        rel = relevance(interests, title=row["title"], summary=row["description"])
+    for row, rel in zip(rows, ranked, strict=True):
         if rel.score == 0:
             continue
         total = overall(
@@ -229,6 +296,7 @@ def score_candidates(
                 overall=total,
                 matched=rel.matched,
                 field=rel.field,
+                related=rel.expansions,
                 strengths=row["strengths"] or "",
             )
         )

@@ -2,31 +2,97 @@
 
     overall = 0.5 * relevance + 0.3 * impact + 0.2 * quality
 
-Relevance comes from the subscription's interests matched in the item's fields (title counts
-most, then summary, then body); a negative keyword anywhere in title or summary excludes the
-item. Impact adds freshness (half-life 36 h) to the item's stored, source-based impact
-(ingest.text.scores.impact_at).
+Relevance (0-100) is BM25F over the item's title and summary, ranked among the run's
+candidates (`rank()`):
+
+- The interests are read as words and phrases: "Python programming" is the words `python`
+  and `programming`, and the phrase when they stand together. Latin words match whole words,
+  the last letter-s of a plural folded (ingest/text/terms.py: "models" is "model"); Chinese,
+  Japanese and Korean terms match where they are written, as substrings.
+- Each word weighs its inverse document frequency among the candidates, so "Kubernetes" in a
+  pool of container news counts for more than "production"; a word's count saturates (k1) and
+  is normalized by the field's length (b); the title counts 2.5 times the summary.
+- A phrase found as written adds half of its words' weight again.
+- Relevance is the score as a share of what an item with every word (and phrase) once in its
+  title would get, so a brief's relevance reads the same whatever the query's length.
+- Pseudo-relevance feedback (`expansion_terms()`, RM3-style): words that stand out in the best
+  few candidates — present in at least three of them and far more common there than among all
+  candidates — join the query at a lower weight, so a topic finds items that say it
+  differently. They are shown in "why selected" as related words.
+
+A negative keyword anywhere in title or summary excludes the item. Impact adds freshness
+(half-life 36 h) to the item's stored, source-based impact (ingest.text.scores.impact_at).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from pathlib import Path
 
 # Impact is a content-level score (SPEC §4.7): its one formula, freshness included, lives with
 # the stored parts in ingest/text/scores.py.
 from ingest.text.scores import impact_at as impact  # noqa: F401
-from ingest.text.terms import fold, term_form
+from ingest.text.terms import clean_term, fold, term_form
+from ingest.text.word_lists import word_list
 
-FIELD_BASE = {"title": 85, "summary": 70, "body": 55}
-EXTRA_TERM_BONUS = 5
 SOURCE_ONLY_RELEVANCE = 70
+FIELDS = ("title", "summary")
+FIELD_WEIGHT = {"title": 2.5, "summary": 1.0}  # as the pool's full-text rank weighs them
+FIELD_LENGTH_NORM = {"title": 0.3, "summary": 0.75}  # BM25's b: titles are all short
+K1 = 1.2
+PHRASE_WEIGHT = 0.5
+RELEVANCE_AT_REFERENCE = 0.95
+RELEVANCE_SLOPE = -math.log(1 - RELEVANCE_AT_REFERENCE)
+# Pseudo-relevance feedback: from the best FEEDBACK_DOCS candidates, at most EXPANSION_TERMS
+# words found in at least EXPANSION_MIN_DOCS of them and EXPANSION_MIN_LIFT times more common
+# there than among all candidates, each at EXPANSION_WEIGHT of a query word's weight.
+FEEDBACK_DOCS = 10
+FEEDBACK_MIN_RELEVANCE = 40
+EXPANSION_TERMS = 5
+EXPANSION_CANDIDATES = 20  # the best-weighted words whose lift is measured
+EXPANSION_MIN_DOCS = 3
+EXPANSION_MIN_LIFT = 3.0
+EXPANSION_WEIGHT = 0.35
+
+# Latin words as the pool's word index sees them: runs of letters and digits (after folding,
+# so "VIC-20" is "vic 20"). Chinese, Japanese and Korean text is matched by substring.
+_LATIN_WORD = re.compile(r"[0-9a-z\u00c0-\u024f]+")
+_CASED_WORD = re.compile(r"[0-9A-Za-z\u00c0-\u024f]+")
+_CJK_START = 0x2E80
+# The interest extractor's English and European function words and filler
+# (digests/subscriptions/topic_words/): never an expansion word. Read by path so the run
+# layer does not import the subscriptions layer above it.
+_TOPIC_WORDS = Path(__file__).resolve().parent.parent / "subscriptions" / "topic_words"
+
+
+@lru_cache(maxsize=1)
+def _function_words() -> frozenset[str]:
+    return word_list(_TOPIC_WORDS / "en_stop.txt") | word_list(_TOPIC_WORDS / "eu_stop.txt")
+
+
+@lru_cache(maxsize=65536)
+def word_key(word: str) -> str:
+    """One key for the forms of a folded Latin word: "models" and "model" are "model"."""
+    return term_form(word).stem
+
+
+def latin_keys(folded: str) -> list[str]:
+    return [word_key(word) for word in _LATIN_WORD.findall(folded)]
+
+
+def _is_cjk_term(folded: str) -> bool:
+    return any(ord(char) >= _CJK_START and char.isalpha() for char in folded)
 
 
 @dataclass(frozen=True)
 class Interests:
     terms: tuple[str, ...]
     negative: tuple[str, ...]
-    _patterns: tuple[_TermPattern, ...] = field(default=(), compare=False, repr=False)
     _negative_patterns: tuple[_TermPattern, ...] = field(default=(), compare=False, repr=False)
 
     @classmethod
@@ -36,16 +102,20 @@ class Interests:
         return cls(
             terms=clean,
             negative=clean_negative,
-            _patterns=tuple(_term_pattern(t) for t in clean),
-            _negative_patterns=tuple(_term_pattern(t) for t in clean_negative),
+            _negative_patterns=tuple(_TermPattern(t) for t in clean_negative),
         )
+
+    def excluded_by(self, title: str, summary: str) -> str | None:
+        """The negative keyword the item mentions (folded title and summary), if any."""
+        for term, pattern in zip(self.negative, self._negative_patterns, strict=True):
+            if pattern.search(title) or pattern.search(summary):
+                return term
+        return None
 
 
 class _TermPattern:
-    """Whole words on folded text for Latin terms, the last word in its singular or plural
-    (ingest/text/terms.py: "language models" matches "language model"); a plain substring for
-    CJK ones (no spaces between words) — found with str.find, which is many times faster than
-    a regex on the ~1,000 candidates of a run."""
+    """A negative keyword on folded text: whole words for Latin terms, the last word in its
+    singular or plural (ingest/text/terms.py); a plain substring for CJK ones."""
 
     __slots__ = ("endings", "stem", "whole_word")
 
@@ -72,17 +142,155 @@ class _TermPattern:
         return False
 
 
-# Latin words run into Chinese, Japanese and Korean text without a space ("AI芯片", "LLMの",
-# "AI가"): a letter from those scripts ends a Latin word as a space would.
-_CJK_START = 0x2E80
-
-
 def _is_word_char(char: str) -> bool:
+    # Latin words run into Chinese, Japanese and Korean text without a space ("AI芯片"): a
+    # letter from those scripts ends a Latin word as a space would.
     return (char.isalnum() or char == "_") and (ord(char) < _CJK_START or not char.isalpha())
 
 
-def _term_pattern(term: str) -> _TermPattern:
-    return _TermPattern(term)
+def word_forms(word: str) -> tuple[str, ...]:
+    """The folded forms a word matches: itself, and its plural or singular."""
+    form = term_form(word)
+    return tuple(fold(form.stem + ending) for ending in form.endings)
+
+
+@dataclass(frozen=True)
+class Query:
+    """The interests as the ranker reads them: Latin words (by key, with the forms each
+    matches and the interest it came from), CJK substrings, phrases of two or more words, and
+    feedback words (`expansions`, by key, as written)."""
+
+    words: dict[str, str]
+    substrings: dict[str, str]
+    phrases: tuple[tuple[tuple[str, ...], str], ...]
+    forms: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    surfaces: dict[str, str] = field(default_factory=dict)
+    expansions: dict[str, str] = field(default_factory=dict)
+    _phrase_patterns: dict[tuple[str, ...], re.Pattern] = field(default_factory=dict)
+    _matcher: _Matcher | None = None
+    _expansion_matcher: _Matcher | None = None
+    # Each interest with its parts: ("w", key), ("s", substring), ("p", phrase).
+    parts: tuple[tuple[str, tuple[tuple, ...]], ...] = ()
+
+    @classmethod
+    def from_interests(cls, interests: Interests) -> Query:
+        words: dict[str, str] = {}
+        forms: dict[str, tuple[str, ...]] = {}
+        surfaces: dict[str, str] = {}
+        substrings: dict[str, str] = {}
+        phrases: dict[tuple[str, ...], str] = {}
+        parts: dict[str, tuple[tuple, ...]] = {}
+        for term in interests.terms:
+            folded = fold(clean_term(term))
+            if _is_cjk_term(folded):
+                substrings.setdefault(folded, term)
+                parts.setdefault(term, (("s", folded),))
+                continue
+            # Words keep their case for their forms: "LLM" also matches "LLMs".
+            written = _CASED_WORD.findall(clean_term(term).replace("-", " "))
+            keys = tuple(word_key(fold(word)) for word in written)
+            for key, word in zip(keys, written, strict=True):
+                words.setdefault(key, term)
+                surfaces.setdefault(key, fold(word))
+                forms.setdefault(key, word_forms(word))
+            own = tuple(("w", key) for key in dict.fromkeys(keys))
+            if len(keys) > 1:
+                phrases.setdefault(keys, term)
+                own += (("p", keys),)
+            if own:
+                parts.setdefault(term, own)
+        patterns = {phrase: _phrase_pattern(phrase, forms) for phrase in phrases}
+        return cls(
+            words,
+            substrings,
+            tuple(phrases.items()),
+            forms,
+            surfaces,
+            {},
+            patterns,
+            _Matcher(forms),
+            None,
+            tuple(parts.items()),
+        )
+
+    def expanded(self, expansions: dict[str, str]) -> Query:
+        """The query with feedback words; the interests' own matches stay cached per document."""
+        added = {key: word_forms(word) for key, word in expansions.items()}
+        return replace(
+            self,
+            forms={**self.forms, **added},
+            expansions=expansions,
+            _expansion_matcher=_Matcher(added),
+        )
+
+    def search_terms(self) -> list[str]:
+        """What the pool's index is asked for: every word as written, every substring."""
+        return [*self.surfaces.values(), *self.substrings]
+
+    def __bool__(self) -> bool:
+        return bool(self.words or self.substrings)
+
+
+_BETWEEN_WORDS = r"[^0-9a-z\u00c0-\u024f]+"
+
+
+def _phrase_pattern(phrase: tuple[str, ...], forms: dict[str, tuple[str, ...]]) -> re.Pattern:
+    words = [
+        "(?:" + "|".join(re.escape(f) for f in sorted(forms[key], key=len, reverse=True)) + ")"
+        for key in phrase
+    ]
+    edge = "[0-9a-z\u00c0-\u024f]"
+    return re.compile(f"(?<!{edge})" + _BETWEEN_WORDS.join(words) + f"(?!{edge})")
+
+
+_EDGE = "[0-9a-z\u00c0-\u024f]"
+
+
+class _Matcher:
+    """Finds every form of a set of words in a text in one scan (whole words only) and says
+    which word key each occurrence belongs to."""
+
+    def __init__(self, forms: dict[str, tuple[str, ...]]):
+        self.key_of = {}
+        for key, written in forms.items():
+            for form in written:
+                self.key_of.setdefault(form, key)
+        alternatives = "|".join(re.escape(f) for f in sorted(self.key_of, key=len, reverse=True))
+        self.pattern = (
+            re.compile(f"(?<!{_EDGE})(?:{alternatives})(?!{_EDGE})") if alternatives else None
+        )
+
+    def counts(self, text: str) -> Counter:
+        if self.pattern is None or not text:
+            return Counter()
+        return Counter(map(self.key_of.__getitem__, self.pattern.findall(text)))
+
+
+class Document:
+    """A candidate's fields, folded, and their lengths in words."""
+
+    __slots__ = ("_matches", "lengths", "summary", "title")
+
+    def __init__(self, title: str, summary: str):
+        self.title, self.summary = fold(title or ""), fold(summary or "")
+        self._matches: dict[tuple[int, str], Counter] = {}
+        # Words for length normalization: white-space separated is close enough, and cheap.
+        self.lengths = {"title": len(self.title.split()), "summary": len(self.summary.split())}
+
+    @classmethod
+    def of(cls, title: str, summary: str) -> Document:
+        return cls(title, summary)
+
+    def text(self, name: str) -> str:
+        return self.title if name == "title" else self.summary
+
+    def matches(self, matcher: _Matcher, name: str) -> Counter:
+        """`matcher`'s counts in field `name`, kept: ranking again with feedback words only
+        scans for the new words."""
+        key = (id(matcher), name)
+        if key not in self._matches:
+            self._matches[key] = matcher.counts(self.text(name))
+        return self._matches[key]
 
 
 @dataclass
@@ -91,28 +299,226 @@ class Relevance:
     matched: list[str]
     field: str | None
     excluded_by: str | None = None
+    expansions: list[str] = field(default_factory=list)
+
+
+def _counts(query: Query, doc: Document) -> dict[str, dict[tuple, int]]:
+    """How often each query part occurs in each field: ("w", key), ("s", substring),
+    ("p", phrase) and ("x", expansion key)."""
+    counts: dict[str, dict[tuple, int]] = {}
+    for name in FIELDS:
+        text = doc.text(name)
+        found: dict[tuple, int] = {
+            ("w", key): n for key, n in doc.matches(query._matcher, name).items()
+        }
+        if query._expansion_matcher is not None:
+            for key, n in query._expansion_matcher.counts(text).items():
+                if key not in query.words:
+                    found["x", key] = n
+        for substring in query.substrings:
+            if (n := text.count(substring)) > 0:
+                found["s", substring] = n
+        for phrase, _term in query.phrases:
+            if all(("w", key) in found for key in phrase) and (
+                n := len(query._phrase_patterns[phrase].findall(text))
+            ):
+                found["p", phrase] = n
+        counts[name] = found
+    return counts
+
+
+def _saturated(weighted_count: float) -> float:
+    return weighted_count * (K1 + 1) / (weighted_count + K1)
+
+
+def _idf(documents: int, containing: int) -> float:
+    return math.log(1 + (documents - containing + 0.5) / (containing + 0.5))
+
+
+@dataclass
+class _Stats:
+    documents: int
+    average_length: dict[str, float]
+    idf: dict[tuple, float]
+
+
+def _stats(query: Query, all_counts: list[dict], docs: list[Document]) -> _Stats:
+    documents = max(1, len(docs))
+    average_length = {
+        name: max(1.0, sum(d.lengths[name] for d in docs) / documents) for name in FIELDS
+    }
+    containing: Counter = Counter()
+    for counts in all_counts:
+        containing.update(set(counts["title"]) | set(counts["summary"]))
+    # A word no candidate has weighs nothing: it can neither rank nor count against anyone.
+    idf = {part: _idf(documents, n) for part, n in containing.items()}
+    return _Stats(documents, average_length, idf)
+
+
+def _part_weight(part: tuple, stats: _Stats) -> float:
+    if part[0] == "p":
+        return PHRASE_WEIGHT * sum(stats.idf.get(("w", key), 0.0) for key in set(part[1]))
+    return stats.idf.get(part, 0.0)
+
+
+@dataclass
+class _Weights:
+    """Per interest: what it scores found once in a title (`ideal`) and how rare its words
+    are next to the rarest interest's (`rarity`, at most 1)."""
+
+    ideal: dict[str, float]
+    rarity: dict[str, float]
+
+
+def _weights(query: Query, stats: _Stats) -> _Weights:
+    once = _saturated(FIELD_WEIGHT["title"])
+    ideal, mean_idf = {}, {}
+    for term, parts in query.parts:
+        weights = [_part_weight(part, stats) for part in parts]
+        if not any(weights):
+            continue  # no candidate has any of its words: it cannot rank anything
+        ideal[term] = sum(weights) * once
+        singles = [w for part, w in zip(parts, weights, strict=True) if part[0] != "p"]
+        mean_idf[term] = sum(singles) / len(singles)
+    rarest = max(mean_idf.values(), default=0.0)
+    rarity = {term: value / rarest for term, value in mean_idf.items()} if rarest else {}
+    return _Weights(ideal, rarity)
+
+
+def _field_weighted(counts: dict, doc: Document, stats: _Stats) -> Counter:
+    """Each part's count over the fields, weighted by field and normalized by its length."""
+    weighted: Counter = Counter()
+    for name in FIELDS:
+        length_ratio = doc.lengths[name] / stats.average_length[name]
+        b = FIELD_LENGTH_NORM[name]
+        norm = FIELD_WEIGHT[name] / (1 - b + b * length_ratio)
+        for part, n in counts[name].items():
+            weighted[part] += n * norm
+    return weighted
+
+
+def _raw_score(counts: dict, doc: Document, stats: _Stats) -> tuple[float, Counter]:
+    """BM25F over the item's fields: each part's weight times its saturated, field-weighted
+    and length-normalized count; feedback words at EXPANSION_WEIGHT."""
+    weighted = _field_weighted(counts, doc, stats)
+    score = 0.0
+    for part, value in weighted.items():
+        weight = _part_weight(part, stats)
+        if part[0] == "x":
+            weight *= EXPANSION_WEIGHT
+        score += weight * _saturated(value)
+    return score, weighted
+
+
+def _relevance(score: float, weighted: Counter, counts: dict, reference: float, query: Query):
+    """The score as a share of `reference` (what one interest scores once in a title, or the
+    best candidate when one does better), on a curve where RELEVANCE_AT_REFERENCE is reached
+    at the reference: a brief's relevance reads the same whatever the query's length."""
+    if not weighted:
+        return Relevance(score=0, matched=[], field=None)
+    # An interest is named when the item has all of its words; otherwise the words it has.
+    named = [
+        term
+        for term, parts in query.parts
+        if all(part in weighted for part in parts if part[0] != "p")
+    ]
+    matched_words = [query.surfaces[v] for k, v in weighted if k == "w"]
+    matched_words += [query.substrings[v] for k, v in weighted if k == "s"]
+    in_title = bool(counts["title"])
+    return Relevance(
+        score=max(1, round(100 * (1 - math.exp(-RELEVANCE_SLOPE * score / reference)))),
+        matched=named or list(dict.fromkeys(matched_words)),
+        field="title" if in_title else "summary",
+        expansions=[query.expansions[v] for k, v in weighted if k == "x"],
+    )
+
+
+def rank(interests: Interests, docs: Sequence[Document], query: Query | None = None):
+    """Relevance of each document among `docs` (the run's candidates, whose word statistics
+    weigh the query's words). Items without any interest score 0; a negative keyword excludes."""
+    query = query or Query.from_interests(interests)
+    all_counts = [_counts(query, doc) for doc in docs]
+    stats = _stats(query, all_counts, list(docs))
+    weights = _weights(query, stats)
+    raw = [_raw_score(counts, doc, stats) for doc, counts in zip(docs, all_counts, strict=True)]
+    one_interest = sum(weights.ideal.values()) / len(weights.ideal) if weights.ideal else 0.0
+    reference = max([one_interest, *(score for score, _w in raw)])
+    results: list[Relevance] = []
+    for doc, counts, (score, weighted) in zip(docs, all_counts, raw, strict=True):
+        excluded = interests.excluded_by(doc.title, doc.summary)
+        if excluded is not None:
+            results.append(Relevance(score=0, matched=[], field=None, excluded_by=excluded))
+        elif not query:
+            results.append(Relevance(score=SOURCE_ONLY_RELEVANCE, matched=[], field=None))
+        else:
+            results.append(_relevance(score, weighted, counts, reference, query))
+    return results
+
+
+def expansion_terms(
+    query: Query, docs: Sequence[Document], scores: Sequence[Relevance]
+) -> dict[str, str]:
+    """Words that stand out in the best-scoring documents (RM3-style feedback): each present in
+    at least EXPANSION_MIN_DOCS of the top FEEDBACK_DOCS and EXPANSION_MIN_LIFT times more
+    common there than among all `docs`, weighed by how much of each top document they make up
+    and how well it scored. Never a query word, a function word, a number or a short word."""
+    ranked = sorted(
+        (pair for pair in zip(scores, docs, strict=True) if pair[0].score),
+        key=lambda pair: -pair[0].score,
+    )
+    top = [(r, d) for r, d in ranked[:FEEDBACK_DOCS] if r.score >= FEEDBACK_MIN_RELEVANCE]
+    if len(top) < EXPANSION_MIN_DOCS or not docs:
+        return {}
+    skip = _function_words() | set(query.words)
+    weight: Counter = Counter()
+    in_top: Counter = Counter()
+    surfaces: dict[str, str] = {}
+    for relevance, doc in top:
+        keys = []
+        for written in _LATIN_WORD.findall(f"{doc.title} {doc.summary}"):
+            if len(written) > 2 and not written.isdigit():
+                key = word_key(written)
+                surfaces.setdefault(key, written)
+                keys.append(key)
+        if not keys:
+            continue
+        present = Counter(k for k in keys if k not in skip)
+        in_top.update(present.keys())
+        for key, n in present.items():
+            weight[key] += n / len(keys) * relevance.score / 100
+    candidates = [key for key, n in in_top.items() if n >= EXPANSION_MIN_DOCS]
+    if not candidates:
+        return {}
+    candidates = sorted(candidates, key=lambda key: -weight[key])[:EXPANSION_CANDIDATES]
+    # How much more often each word occurs in the top documents than in all of them, per word
+    # of text: all the text counted in one pass, not a scan per document.
+    in_top_text = _word_counts(f"{doc.title}\n{doc.summary}" for _r, doc in top)
+    in_all_text = _word_counts(f"{doc.title}\n{doc.summary}" for doc in docs)
+    top_words, all_words = max(1, in_top_text.total()), max(1, in_all_text.total())
+    lift = {}
+    for key in candidates:
+        forms = word_forms(surfaces[key])
+        share_in_top = sum(in_top_text[f] for f in forms) / top_words
+        share_in_all = max(1, sum(in_all_text[f] for f in forms)) / all_words
+        lift[key] = share_in_top / share_in_all
+    chosen = [key for key in candidates if lift[key] >= EXPANSION_MIN_LIFT]
+    chosen.sort(key=lambda key: (-weight[key] * math.log(lift[key]), key))
+    return {key: surfaces.get(key, key) for key in chosen[:EXPANSION_TERMS]}
+
+
+def _word_counts(texts: Iterable[str]) -> Counter:
+    return Counter(_LATIN_WORD.findall("\n".join(texts)))
 
 
 def relevance(interests: Interests, *, title: str, summary: str, body: str = "") -> Relevance:
-    fields = {"title": fold(title), "summary": fold(summary), "body": fold(body)}
-    for term, pattern in zip(interests.negative, interests._negative_patterns, strict=True):
-        if pattern.search(fields["title"]) or pattern.search(fields["summary"]):
-            return Relevance(score=0, matched=[], field=None, excluded_by=term)
-    if not interests.terms:
-        return Relevance(score=SOURCE_ONLY_RELEVANCE, matched=[], field=None)
-    matched: list[str] = []
-    best_field: str | None = None
-    for term, pattern in zip(interests.terms, interests._patterns, strict=True):
-        for name in ("title", "summary", "body"):
-            if pattern.search(fields[name]):
-                matched.append(term)
-                if best_field is None or FIELD_BASE[name] > FIELD_BASE[best_field]:
-                    best_field = name
-                break
-    if not matched:
-        return Relevance(score=0, matched=[], field=None)
-    score = FIELD_BASE[best_field] + EXTRA_TERM_BONUS * (len(matched) - 1)
-    return Relevance(score=min(100, score), matched=matched, field=best_field)
+    """One item's relevance on its own (every word weighs the same): which interests it
+    matches, where, and whether a negative keyword excludes it."""
+    del body  # runs score title and summary; kept for callers that pass it
+    return rank(interests, [Document.of(title, summary)])[0]
+
+
+def documents(rows: Iterable[dict]) -> list[Document]:
+    return [Document.of(row["title"], row["description"]) for row in rows]
 
 
 def overall(relevance_score: int, impact_score: int, quality_score: int) -> int:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from digests.runs.scoring import Interests, relevance
+from digests.runs.scoring import Document, Interests, Query, expansion_terms, rank, relevance
 
 
 def matched(terms, title, summary=""):
@@ -17,7 +17,9 @@ def test_an_interest_in_the_plural_matches_the_singular_and_back():
 
 
 def test_plural_tolerance_never_makes_a_different_word_match():
-    assert matched(["language model"], "Language modelling at home") == []
+    # "modelling" is not "model": only the other word of the interest is found, and the interest
+    # is not claimed as matched.
+    assert matched(["language model"], "Language modelling at home") == ["language"]
     assert matched(["news"], "A new release") == []
     assert matched(["rust"], "Frustrating rust-proofing")  # 'rust' as a word still matches
     assert matched(["rust"], "Frustrating") == []
@@ -32,3 +34,101 @@ def test_full_width_text_and_terms_match_their_ascii_forms():
 def test_a_negative_keyword_in_the_plural_excludes_the_singular():
     interests = Interests.build(["databases"], ["job postings"])
     assert relevance(interests, title="Database job posting for Berlin", summary="").score == 0
+
+
+# --- Ranking among a run's candidates (BM25F, feedback words) -------------------------------
+
+
+def scores(terms, items, query=None):
+    """Relevance of (title, summary) pairs ranked together, as a run ranks its candidates."""
+    interests = Interests.build(terms, [])
+    return [r.score for r in rank(interests, [Document.of(t, s) for t, s in items], query)]
+
+
+FILLER = [(f"Unrelated note {n}", "Gardening, cooking and the weather.") for n in range(8)]
+
+
+def test_the_title_counts_more_than_the_summary():
+    in_title, in_summary, *_ = scores(
+        ["Kubernetes"], [("Kubernetes operators", "A note."), ("A note", "Kubernetes operators.")]
+    )
+    assert in_title > in_summary
+
+
+def test_a_rare_word_weighs_more_than_a_common_one():
+    common = [(f"Doing better at chores {n}", "Small steps.") for n in range(6)]
+    rare, generic, *_ = scores(
+        ["better", "Haskell"],
+        [("Haskell type classes", "Small steps."), ("Better sleep", "Small steps."), *common],
+    )
+    assert rare > generic
+
+
+def test_saying_more_of_the_topic_beats_repeating_one_word():
+    containers = [(f"Container shipping {n}", "Ports and ships.") for n in range(4)]
+    repeated, both, *_ = scores(
+        ["containers", "Kubernetes"],
+        [
+            ("Containers", "Containers, containers and containers again."),
+            ("Containers on Kubernetes", "Ports and ships."),
+            *containers,
+        ],
+    )
+    assert both > repeated
+
+
+def test_a_mention_in_a_long_summary_weighs_less_than_in_a_short_one():
+    long_text = "Gardening, cooking and the weather. " * 30
+    short, long, *_ = scores(
+        ["Haskell"],
+        [("A note", "Haskell today."), ("A note", f"{long_text} Haskell today."), *FILLER],
+    )
+    assert short > long
+
+
+def test_a_phrase_as_written_counts_more_than_its_words_apart():
+    together, apart, *_ = scores(
+        ["video games"],
+        [("Video games of the year", "A list."), ("Games on video of the year", "A list.")],
+    )
+    assert together > apart
+
+
+def test_the_best_match_reads_high_and_a_passing_mention_low():
+    best, passing, *_ = scores(
+        ["PostgreSQL", "vacuum"],
+        [
+            ("PostgreSQL vacuum tuning", "How PostgreSQL vacuum works."),
+            ("A week of links", "Gardening, cooking, the weather and one PostgreSQL talk."),
+            *FILLER,
+        ],
+    )
+    assert best >= 90 and passing < 70
+
+
+def test_feedback_words_are_what_the_best_matches_share_and_the_rest_lack():
+    about = [
+        (f"Commodore 64 demo {n}", "The SID chip sings on the Commodore 64.") for n in range(4)
+    ]
+    items = [*about, ("The SID chip's filters", "Analog filters explained."), *FILLER * 5]
+    interests = Interests.build(["Commodore 64"], [])
+    query = Query.from_interests(interests)
+    docs = [Document.of(t, s) for t, s in items]
+    assert "sid" in expansion_terms(query, docs, rank(interests, docs, query))
+    # Words every candidate has, function words and the query's own words never expand it.
+    assert not {"the", "commodore", "64"} & set(expansion_terms(query, docs, rank(interests, docs)))
+
+
+def test_feedback_words_lift_an_item_that_says_the_topic_differently():
+    about = [
+        (f"Commodore 64 demo {n}", "The SID chip sings on the Commodore 64.") for n in range(4)
+    ]
+    items = [*about, ("The SID chip's filters", "Analog filters explained."), *FILLER * 5]
+    interests = Interests.build(["Commodore 64"], [])
+    query = Query.from_interests(interests)
+    docs = [Document.of(t, s) for t, s in items]
+    without = rank(interests, docs, query)
+    assert without[4].score == 0
+    expanded = query.expanded(expansion_terms(query, docs, without))
+    sid_item = rank(interests, docs, expanded)[4]
+    assert sid_item.score > 0 and "sid" in sid_item.expansions
