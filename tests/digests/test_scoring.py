@@ -65,13 +65,16 @@ def test_a_rare_word_weighs_more_than_a_common_one():
 
 
 def test_saying_more_of_the_topic_beats_repeating_one_word():
-    containers = [(f"Container shipping {n}", "Ports and ships.") for n in range(4)]
+    # Both words about as common among the candidates; counts saturate, so four "containers"
+    # are worth less than one "containers" and one "Kubernetes".
     repeated, both, *_ = scores(
         ["containers", "Kubernetes"],
         [
             ("Containers", "Containers, containers and containers again."),
             ("Containers on Kubernetes", "Ports and ships."),
-            *containers,
+            ("Kubernetes notes", "Ports and ships."),
+            ("Kubernetes links", "Ports and ships."),
+            *FILLER,
         ],
     )
     assert both > repeated
