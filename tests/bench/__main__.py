@@ -105,12 +105,12 @@ def _main_one(args) -> int:
     return 1 if failed else 0
 
 
-def _run_child(name: str, args, result_file: str) -> tuple[int | None, float]:
+def _run_child(name: str, args, result_file: str, env: dict) -> tuple[int | None, float]:
     """One benchmark in a child process, its output going straight to ours."""
     command = [sys.executable, "-m", "tests.bench", name, "--size", args.size]
     command += ["--result-file", result_file]
     started = time.perf_counter()
-    child = subprocess.Popen(command, cwd=Path(__file__).resolve().parents[2])
+    child = subprocess.Popen(command, cwd=Path(__file__).resolve().parents[2], env=env)
     try:
         code = child.wait(timeout=TIMEOUT_SECONDS[args.size])
     except subprocess.TimeoutExpired:
@@ -128,11 +128,16 @@ def _run_child(name: str, args, result_file: str) -> tuple[int | None, float]:
 def _main_all(args) -> int:
     summary = []
     total_started = time.perf_counter()
-    with tempfile.TemporaryDirectory() as folder:
+    # Every benchmark starts from a copy of one migrated database (tests/bench/database.py).
+    load("sizes")
+    from tests.bench.database import TEMPLATE_ENV, template_database
+
+    with tempfile.TemporaryDirectory() as folder, template_database() as template:
+        env = {**os.environ, TEMPLATE_ENV: template}
         for name in BENCHMARKS:
             print(f"== {name} ({args.size})", flush=True)
             result_file = str(Path(folder) / f"{name}.json")
-            code, seconds = _run_child(name, args, result_file)
+            code, seconds = _run_child(name, args, result_file, env)
             result = {}
             with contextlib.suppress(FileNotFoundError, ValueError):
                 result = json.loads(Path(result_file).read_text())
