@@ -238,7 +238,7 @@ def build_edition(
     # edition comes to cost is the platform's.
     meter = RunMeter()
     source_ids = list(topic.sources.values_list("id", flat=True))
-    _count, scored = score_candidates(spec, now=now, source_ids=source_ids)
+    _count, scored = score_candidates(spec, now=now, source_ids=source_ids, personal=False)
     picked = _publishable(_without_blocked_domains(scored))[: spec.max_items]
     summaries = enrichment.summarize(
         [enrichment.SummaryInput(c.item_id, c.title, c.description, c.site_name) for c in picked],

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.db.models import F, Q
 from django.db.models.fields.json import KT
 from django.db.models.functions import Coalesce
 from django.utils import translation
@@ -32,6 +33,7 @@ from digests.narrative.summaries import TEMPLATE, template_narrative
 from digests.runs import on_run
 from digests.runs.meter import RunMeter
 from digests.runs.scoring import (
+    Feedback,
     Interests,
     Query,
     documents,
@@ -61,6 +63,9 @@ CONTENT_UPDATE_MIN_GAP = timedelta(days=1)
 # words bring at most FEEDBACK_CANDIDATE_LIMIT more candidates.
 MAX_SEARCH_TERMS = 16
 FEEDBACK_CANDIDATE_LIMIT = 300
+# A reader's saved, read and not-interested items of this many days shape their runs.
+FEEDBACK_DAYS = 60
+FEEDBACK_STATES = 200
 # All model calls of one run (relevance, summaries, narrative), well inside the worker's
 # 300 s task timeout; a call that would pass it falls back instead.
 LLM_STAGE_SECONDS = 150
@@ -82,6 +87,10 @@ class Candidate:
     field: str | None
     redelivery: bool = False
     related: list[str] = field(default_factory=list)  # feedback words it has (scoring.py)
+    # What the reader's saved, read and dismissed items did to it (scoring.Feedback).
+    liked: list[str] = field(default_factory=list)
+    disliked: list[str] = field(default_factory=list)
+    muted_source: str = ""
     llm_reason: str = ""  # the model's one-line "why" (digests/ai/relevance.py), when it ran
     strengths: str = ""  # the item's strongest score parts in words (ingest/text/scores.py)
 
@@ -105,6 +114,20 @@ class Candidate:
             # Feedback words (digests/runs/scoring.py): what the best matches have in common.
             words = ", ".join(self.related[:3])
             parts.append(gettext("shares %(words)s with your best matches") % {"words": words})
+        if self.liked:
+            words = ", ".join(self.liked[:3])
+            parts.append(gettext("like items you saved or read (%(words)s)") % {"words": words})
+        if self.disliked:
+            words = ", ".join(self.disliked[:3])
+            parts.append(
+                gettext("ranked lower: like items you marked not interested (%(words)s)")
+                % {"words": words}
+            )
+        if self.muted_source:
+            parts.append(
+                gettext("ranked lower: you marked items from %(source)s not interested")
+                % {"source": self.muted_source}
+            )
         if self.site_name:
             parts.append(gettext("source: %(name)s") % {"name": self.site_name})
         if self.strengths:
@@ -237,7 +260,7 @@ def _with_feedback(
     ranked = rank(interests, docs, query)
     expansions = expansion_terms(query, docs, ranked) if query else {}
     if not expansions:
-        return rows, ranked
+        return rows, docs, ranked
     if from_pool:
         known = {row["id"] for row in rows}
         since = now - timedelta(hours=subscription.content_window_hours)
@@ -257,22 +280,53 @@ def _with_feedback(
             more = _rows(subscription, more_ids, since=since, until=until)
             rows = rows + more
             docs = docs + documents(more)
-    return rows, rank(interests, docs, query.expanded(expansions))
+    return rows, docs, rank(interests, docs, query.expanded(expansions))
+
+
+def reader_feedback(user_id: int | None, query: Query, *, now: datetime) -> Feedback:
+    """What the owner's saved, read and not-interested items of the last FEEDBACK_DAYS say
+    (scoring.Feedback): one query, at most FEEDBACK_STATES items."""
+    if user_id is None:
+        return Feedback()
+    since = now - timedelta(days=FEEDBACK_DAYS)
+    states = (
+        UserContentState.objects.filter(user_id=user_id)
+        .filter(Q(saved_at__gte=since) | Q(read_at__gte=since) | Q(not_interested_at__gte=since))
+        .order_by("-id")
+        .values(
+            "not_interested_at",
+            title=F("item__title"),
+            description=F("item__description"),
+            site_name=F("item__site_name"),
+        )[:FEEDBACK_STATES]
+    )
+    kept, dismissed = [], []
+    for state in states:
+        (dismissed if state["not_interested_at"] else kept).append(state)
+    return Feedback.learn(kept, dismissed, query)
 
 
 def score_candidates(
-    subscription: Subscription, *, now: datetime, source_ids: list[int] | None = None
+    subscription: Subscription,
+    *,
+    now: datetime,
+    source_ids: list[int] | None = None,
+    personal: bool = True,
 ) -> tuple[int, list[Candidate]]:
     """All candidates of the window scored, those at or above min_score, best first.
 
     `source_ids` replaces the subscription's own sources: a public topic's edition is scored
-    with an unsaved subscription built from the topic's configuration (topics/editions.py)."""
+    with an unsaved subscription built from the topic's configuration (topics/editions.py),
+    and not `personal`: one reader's saved and dismissed items do not shape what everyone sees."""
     interests = interests_for(subscription)
     query = Query.from_interests(interests)
     rows, from_pool = _candidate_rows(subscription, query, now, source_ids)
-    rows, ranked = _with_feedback(
+    rows, docs, ranked = _with_feedback(
         subscription, interests, query, rows, from_pool=from_pool, now=now
     )
+    if personal and rows:
+        feedback = reader_feedback(subscription.owner_id, query, now=now)
+        feedback.apply(ranked, docs, [row["site_name"] for row in rows])
     scored: list[Candidate] = []
     for row, rel in zip(rows, ranked, strict=True):
         if rel.score == 0:
@@ -297,6 +351,9 @@ def score_candidates(
                 matched=rel.matched,
                 field=rel.field,
                 related=rel.expansions,
+                liked=rel.liked,
+                disliked=rel.disliked,
+                muted_source=rel.muted_source,
                 strengths=row["strengths"] or "",
             )
         )

@@ -59,6 +59,16 @@ EXPANSION_MIN_DOCS = 3
 EXPANSION_MIN_LIFT = 3.0
 EXPANSION_WEIGHT = 0.35
 
+# Reader feedback (Feedback): at most FEEDBACK_WORDS words each way, each recurring in at
+# least FEEDBACK_MIN_ITEMS kept or dismissed items; an item's relevance rises by LIKED_BOOST
+# per liked word and falls by DISLIKED_PENALTY per disliked one (two at most each way), and a
+# source the reader keeps dismissing counts MUTED_SOURCE_FACTOR of what it would.
+FEEDBACK_WORDS = 8
+FEEDBACK_MIN_ITEMS = 2
+LIKED_BOOST = 0.1
+DISLIKED_PENALTY = 0.25
+MUTED_SOURCE_FACTOR = 0.7
+
 # Latin words as the pool's word index sees them: runs of letters and digits (after folding,
 # so "VIC-20" is "vic 20"). Chinese, Japanese and Korean text is matched by substring.
 _LATIN_WORD = re.compile(r"[0-9a-z\u00c0-\u024f]+")
@@ -300,6 +310,10 @@ class Relevance:
     field: str | None
     excluded_by: str | None = None
     expansions: list[str] = field(default_factory=list)
+    # What the reader's own actions did to it (Feedback.apply).
+    liked: list[str] = field(default_factory=list)
+    disliked: list[str] = field(default_factory=list)
+    muted_source: str = ""
 
 
 def _counts(query: Query, doc: Document) -> dict[str, dict[tuple, int]]:
@@ -504,6 +518,91 @@ def expansion_terms(
     chosen = [key for key in candidates if lift[key] >= EXPANSION_MIN_LIFT]
     chosen.sort(key=lambda key: (-weight[key] * math.log(lift[key]), key))
     return {key: surfaces.get(key, key) for key in chosen[:EXPANSION_TERMS]}
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """What a reader's recent actions say (seed 000: read, saved and dismissed items shape the
+    next run; NewsBlur's trainer, learned automatically): words that recur in items they saved
+    or read lift an item, words that recur in items they marked not interested lower it, and a
+    source whose items they dismissed (and never kept) weighs less for them."""
+
+    liked: dict[str, str] = field(default_factory=dict)
+    disliked: dict[str, str] = field(default_factory=dict)
+    muted_sources: frozenset[str] = frozenset()
+
+    @classmethod
+    def learn(cls, kept: Sequence[dict], dismissed: Sequence[dict], query: Query) -> Feedback:
+        """`kept` and `dismissed` are items ({"title", "description", "site_name"}) the reader
+        saved or read, and marked not interested. A word counts when it recurs in at least
+        FEEDBACK_MIN_ITEMS of one side and at least twice as often as on the other; never a
+        function word, a number, a short word or one of the interests' own words."""
+        skip = _function_words() | set(query.words)
+        kept_words, kept_surfaces = _item_words(kept, skip)
+        dismissed_words, dismissed_surfaces = _item_words(dismissed, skip)
+
+        def leaning(side: Counter, other: Counter, surfaces: dict) -> dict[str, str]:
+            words = [
+                key
+                for key, n in side.items()
+                if n >= FEEDBACK_MIN_ITEMS and n >= 2 * (other[key] + 1) - 1
+            ]
+            words.sort(key=lambda key: (-side[key], key))
+            return {key: surfaces[key] for key in words[:FEEDBACK_WORDS]}
+
+        kept_sites = {item["site_name"] for item in kept if item.get("site_name")}
+        dismissed_sites = Counter(item["site_name"] for item in dismissed if item.get("site_name"))
+        return cls(
+            liked=leaning(kept_words, dismissed_words, kept_surfaces),
+            disliked=leaning(dismissed_words, kept_words, dismissed_surfaces),
+            muted_sources=frozenset(
+                site
+                for site, n in dismissed_sites.items()
+                if n >= FEEDBACK_MIN_ITEMS and site not in kept_sites
+            ),
+        )
+
+    def __bool__(self) -> bool:
+        return bool(self.liked or self.disliked or self.muted_sources)
+
+    def apply(
+        self, ranked: Sequence[Relevance], docs: Sequence[Document], sites: Sequence[str]
+    ) -> None:
+        """Scale each item's relevance by what it shares with the reader's kept and dismissed
+        items, and by its source; say so on the item."""
+        if not self:
+            return
+        forms = {key: word_forms(word) for key, word in {**self.liked, **self.disliked}.items()}
+        matcher = _Matcher(forms)
+        for relevance, doc, site in zip(ranked, docs, sites, strict=True):
+            if not relevance.score:
+                continue
+            found = matcher.counts(f"{doc.title}\n{doc.summary}")
+            relevance.liked = [self.liked[k] for k in found if k in self.liked]
+            relevance.disliked = [self.disliked[k] for k in found if k in self.disliked]
+            factor = 1 + LIKED_BOOST * min(2, len(relevance.liked))
+            factor -= DISLIKED_PENALTY * min(2, len(relevance.disliked))
+            if site in self.muted_sources:
+                relevance.muted_source = site
+                factor *= MUTED_SOURCE_FACTOR
+            relevance.score = max(1, min(100, round(relevance.score * factor)))
+
+
+def _item_words(items: Sequence[dict], skip: frozenset[str] | set[str]):
+    """In how many of `items` each word key occurs, and a written form of each."""
+    counts: Counter = Counter()
+    surfaces: dict[str, str] = {}
+    for item in items:
+        keys = set()
+        text = fold(f"{item.get('title') or ''} {item.get('description') or ''}")
+        for written in _LATIN_WORD.findall(text):
+            if len(written) > 2 and not written.isdigit():
+                key = word_key(written)
+                if key not in skip:
+                    keys.add(key)
+                    surfaces.setdefault(key, written)
+        counts.update(keys)
+    return counts, surfaces
 
 
 def _word_counts(texts: Iterable[str]) -> Counter:

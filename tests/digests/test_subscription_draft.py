@@ -29,9 +29,9 @@ def console(client, alice):
 
 
 # Session, user, preferences, library, the reader's language for the suggestion, the preview
-# (search, rows, states), the account for the cost estimate and for the header's credits, and
-# the nav badges: however many items match.
-QUERIES = 11
+# (search, rows, the reader's feedback, states), the account for the cost estimate and for the
+# header's credits, and the nav badges: however many items match.
+QUERIES = 12
 
 
 def draft(console, action, url=None, **data):
