@@ -7,12 +7,18 @@ runs on SQLite and on PostgreSQL.
 import os
 
 os.environ.setdefault("SECRET_KEY", "tests-only-secret-key-" + "x" * 40)
-# Each pytest-xdist worker keeps its files (bodies, media, the file cache) apart: workers' test
-# databases hand out the same ids, so shared paths would collide.
+# Each pytest-xdist worker, and a suite on SQLite beside one on PostgreSQL (CI runs them at
+# once), keeps its files (bodies, media, the file cache) apart: their test databases hand out
+# the same ids, so shared paths would collide.
 os.environ.setdefault(
     "TIDINGS_DATA_DIR",
     os.path.join(
-        os.path.dirname(__file__), "..", "var", "test", os.environ.get("PYTEST_XDIST_WORKER", "")
+        os.path.dirname(__file__),
+        "..",
+        "var",
+        "test",
+        "postgresql" if os.environ.get("DATABASE_URL", "").startswith("postgres") else "sqlite",
+        os.environ.get("PYTEST_XDIST_WORKER", ""),
     ),
 )
 
