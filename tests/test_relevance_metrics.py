@@ -77,6 +77,13 @@ def test_the_baseline_tokenizes_in_lower_case_on_non_word_characters():
     ]  # fmt: skip
 
 
+def test_the_baseline_splits_cjk_runs_into_overlapping_bigrams():
+    assert metrics.tokens("AI芯片出口") == ["ai", "芯片", "片出", "出口"]
+    assert metrics.tokens("日本の観光業") == ["日本", "本の", "の観", "観光", "光業"]
+    assert metrics.tokens("클라우드 보안 ＡＩ") == ["클라", "라우", "우드", "보안", "ai"]
+    assert metrics.tokens("量") == ["量"]
+
+
 def test_means_leave_out_missing_figures_and_percentiles_interpolate():
     assert metrics.mean([1.0, None, 0.5]) == 0.75
     assert metrics.mean([None]) is None

@@ -11,26 +11,42 @@ list is against graded judgments (TREC-style; ../shared/corpora/relevance/README
   best first. precision = judged items with grade ≥ 1 ÷ judged items returned; judged share =
   judged items returned ÷ items returned. A list with no judged item has no precision (None),
   and one with nothing returned no judged share.
-- The BM25 baseline tokenizes its documents and its queries alike (`tokens`): lower case, split
-  on anything that is not a word character.
+- The BM25 baseline tokenizes its documents and its queries alike (`tokens`): NFKC, lower case,
+  split on anything that is not a word character; a run of Chinese, Japanese or Korean
+  characters becomes its overlapping character bigrams (as Lucene's CJKAnalyzer does), since
+  those scripts do not put spaces between words (Korean puts them between phrases).
 """
 
 from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 DEPTH = 10
 _WORD = re.compile(r"\w+")
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
+_CJK_CHAR = re.compile(f"[{_CJK}]")
+_SCRIPT_RUN = re.compile(f"[{_CJK}]+|[^{_CJK}]+")
 
 
 def tokens(text: str) -> list[str]:
-    """Lower case, split on non-word characters: the one tokenization of the BM25 baseline's
-    documents and queries."""
-    return _WORD.findall(text.lower())
+    """The one tokenization of the BM25 baseline's documents and queries: NFKC, lower case,
+    split on non-word characters, CJK runs as overlapping character bigrams."""
+    out: list[str] = []
+    for word in _WORD.findall(unicodedata.normalize("NFKC", text).lower()):
+        if word.isascii():
+            out.append(word)
+            continue
+        for run in _SCRIPT_RUN.findall(word):
+            if _CJK_CHAR.match(run):
+                out += [run[i : i + 2] for i in range(max(1, len(run) - 1))]
+            else:
+                out.append(run)
+    return out
 
 
 def link_key(url: str) -> str:
