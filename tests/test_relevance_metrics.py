@@ -3,7 +3,9 @@ collections of their own: which judged item a pool item is, and the figures of a
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 
 import pytest
 
@@ -90,3 +92,17 @@ def test_means_leave_out_missing_figures_and_percentiles_interpolate():
     assert metrics.percentile([10, 20, 30, 40], 0.5) == 25
     assert metrics.percentile([10, 20, 30, 40], 0.99) == pytest.approx(39.7)
     assert metrics.percentile([7], 0.99) == 7
+
+
+def test_every_cjk_judgment_names_an_item_of_the_multilingual_pool():
+    data = Path(__file__).parent / "bench" / "topics_data"
+    feed = json.loads((data / "multilingual_feed.json").read_text("utf-8"))
+    slugs = {item["url"].rstrip("/").rsplit("/", 1)[-1] for item in feed["items"]}
+    spec = json.loads((data / "relevance_cjk.json").read_text("utf-8"))
+
+    assert len(spec["topics"]) >= 10
+    assert {t["locale"] for t in spec["topics"]} == {"zh-hans", "ja", "ko"}
+    for topic in spec["topics"]:
+        assert set(topic["judgments"]) <= slugs, topic["id"]
+        assert set(topic["judgments"].values()) <= {1, 2}, topic["id"]
+        assert 2 in topic["judgments"].values(), topic["id"]
