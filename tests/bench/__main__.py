@@ -54,6 +54,7 @@ BENCHMARKS = (
     "recovery",
     "dstyear",
     "topics",
+    "relevance",
     "export",
 )
 # `all` stops a benchmark that takes longer than this (per benchmark, by size).

@@ -1,0 +1,108 @@
+"""The `relevance` benchmark's measuring parts (tests/bench/relevance_metrics.py) on tiny
+collections of their own: which judged item a pool item is, and the figures of a ranked list."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from tests.bench import relevance_metrics as metrics
+
+ITEMS = [
+    {"id": 0, "feed": "a.xml", "link": "http://www.example.com/posts/1/", "title": "One"},
+    {"id": 1, "feed": "a.xml", "link": "https://example.com/p?id=2&utm_source=rss", "title": "Two"},
+    {"id": 2, "feed": "a.xml", "link": "", "title": "Episode   12"},
+    {"id": 3, "feed": "b.xml", "link": "", "title": "episode 12"},
+]
+
+
+def test_a_link_matches_without_scheme_www_fragment_trailing_slash_or_utm_parameters():
+    judged = metrics.JudgedItems.build(ITEMS)
+
+    assert judged.find("https://example.com/posts/1#comments", "") == 0
+    assert judged.find("http://example.com/p?id=2", "Two (updated)") == 1
+    assert judged.find("https://EXAMPLE.com/p?utm_medium=x&id=2", "") == 1
+    assert judged.find("https://example.com/p?id=3", "") is None  # other parameters count
+
+
+def test_without_a_matching_link_the_folded_title_decides_and_the_same_feed_breaks_a_tie():
+    judged = metrics.JudgedItems.build(ITEMS)
+
+    assert judged.find("https://elsewhere.example/one", "  ONE ") == 0
+    assert judged.find("https://elsewhere.example/12", "Episode 12", feeds={"b.xml"}) == 3
+    assert judged.find("https://elsewhere.example/12", "EPISODE 12") == 2  # no feed: the first
+    assert judged.find("https://elsewhere.example/x", "Three") is None
+
+
+def test_ndcg_drops_unjudged_items_and_takes_the_ideal_from_every_judged_grade():
+    judged_grades = [2, 2, 1, 0, 0]
+    ideal = 3 + 3 / math.log2(3) + 1 / math.log2(4)
+
+    assert metrics.ndcg([2, 2, 1], judged_grades) == pytest.approx(1.0)
+    # Unjudged items are dropped: the list condenses to [2, 2, 1].
+    assert metrics.ndcg([None, 2, None, 2, 1], judged_grades) == pytest.approx(1.0)
+    # Gain 2^g − 1: a grade 1 first is worth a third of a grade 2 first.
+    assert metrics.ndcg([1], judged_grades) == pytest.approx(1 / ideal)
+    assert metrics.ndcg([0, 2], judged_grades) == pytest.approx((3 / math.log2(3)) / ideal)
+    assert metrics.ndcg([], judged_grades) == 0.0
+    assert metrics.ndcg([None, None], judged_grades) == 0.0
+
+
+def test_ndcg_counts_ten_places_of_the_condensed_list():
+    judged_grades = [2] * 12
+
+    assert metrics.ndcg([2] * 12, judged_grades) == pytest.approx(1.0)
+    assert metrics.ndcg([0] * 10 + [2, 2], judged_grades) == 0.0
+
+
+def test_precision_and_judged_share_count_judged_items_of_what_was_returned():
+    returned = [2, None, 1, 0, None]
+
+    assert metrics.precision(returned) == pytest.approx(2 / 3)
+    assert metrics.judged_share(returned) == pytest.approx(3 / 5)
+    assert metrics.precision([None, None]) is None
+    assert metrics.judged_share([]) is None
+    assert metrics.figures([2, None], [2, 1]) == {
+        "returned": 2,
+        "ndcg10": round(3 / (3 + 1 / math.log2(3)), 4),
+        "precision": 1.0,
+        "judged_share": 0.5,
+    }
+
+
+def test_the_baseline_tokenizes_in_lower_case_on_non_word_characters():
+    assert metrics.tokens("Ruby-on-Rails 7.1: AWS Lambda's café") == [
+        "ruby", "on", "rails", "7", "1", "aws", "lambda", "s", "café",
+    ]  # fmt: skip
+
+
+def test_the_baseline_splits_cjk_runs_into_overlapping_bigrams():
+    assert metrics.tokens("AI芯片出口") == ["ai", "芯片", "片出", "出口"]
+    assert metrics.tokens("日本の観光業") == ["日本", "本の", "の観", "観光", "光業"]
+    assert metrics.tokens("클라우드 보안 ＡＩ") == ["클라", "라우", "우드", "보안", "ai"]
+    assert metrics.tokens("量") == ["量"]
+
+
+def test_means_leave_out_missing_figures_and_percentiles_interpolate():
+    assert metrics.mean([1.0, None, 0.5]) == 0.75
+    assert metrics.mean([None]) is None
+    assert metrics.percentile([10, 20, 30, 40], 0.5) == 25
+    assert metrics.percentile([10, 20, 30, 40], 0.99) == pytest.approx(39.7)
+    assert metrics.percentile([7], 0.99) == 7
+
+
+def test_every_cjk_judgment_names_an_item_of_the_multilingual_pool():
+    data = Path(__file__).parent / "bench" / "topics_data"
+    feed = json.loads((data / "multilingual_feed.json").read_text("utf-8"))
+    slugs = {item["url"].rstrip("/").rsplit("/", 1)[-1] for item in feed["items"]}
+    spec = json.loads((data / "relevance_cjk.json").read_text("utf-8"))
+
+    assert len(spec["topics"]) >= 10
+    assert {t["locale"] for t in spec["topics"]} == {"zh-hans", "ja", "ko"}
+    for topic in spec["topics"]:
+        assert set(topic["judgments"]) <= slugs, topic["id"]
+        assert set(topic["judgments"].values()) <= {1, 2}, topic["id"]
+        assert 2 in topic["judgments"].values(), topic["id"]
