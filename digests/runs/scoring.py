@@ -55,6 +55,7 @@ FEEDBACK_DOCS = 10
 FEEDBACK_MIN_RELEVANCE = 40
 EXPANSION_TERMS = 5
 EXPANSION_CANDIDATES = 20  # the best-weighted words whose lift is measured
+LIFT_SAMPLE = 200  # candidates whose words give each word's rate among all of them
 EXPANSION_MIN_DOCS = 3
 EXPANSION_MIN_LIFT = 3.0
 EXPANSION_WEIGHT = 0.35
@@ -230,7 +231,7 @@ class Query:
             self,
             forms={**self.forms, **added},
             expansions=expansions,
-            _expansion_matcher=_Matcher(added),
+            _expansion_matcher=_Matcher(added, rare=True),
         )
 
     def search_terms(self) -> list[str]:
@@ -260,7 +261,10 @@ class _Matcher:
     """Finds every form of a set of words in a text in one scan (whole words only) and says
     which word key each occurrence belongs to."""
 
-    def __init__(self, forms: dict[str, tuple[str, ...]]):
+    def __init__(self, forms: dict[str, tuple[str, ...]], *, rare: bool = False):
+        # `rare`: most texts have none of the words (feedback words): a substring check of
+        # each form, far cheaper than the scan, skips those texts.
+        self.rare = rare
         self.key_of = {}
         for key, written in forms.items():
             for form in written:
@@ -272,6 +276,8 @@ class _Matcher:
 
     def counts(self, text: str) -> Counter:
         if self.pattern is None or not text:
+            return Counter()
+        if self.rare and not any(form in text for form in self.key_of):
             return Counter()
         return Counter(map(self.key_of.__getitem__, self.pattern.findall(text)))
 
@@ -507,7 +513,9 @@ def expansion_terms(
     # How much more often each word occurs in the top documents than in all of them, per word
     # of text: all the text counted in one pass, not a scan per document.
     in_top_text = _word_counts(f"{doc.title}\n{doc.summary}" for _r, doc in top)
-    in_all_text = _word_counts(f"{doc.title}\n{doc.summary}" for doc in docs)
+    # Every word of every candidate would cost a scan of them all; a sample tells the rate.
+    sample = docs[:: max(1, len(docs) // LIFT_SAMPLE)]
+    in_all_text = _word_counts(f"{doc.title}\n{doc.summary}" for doc in sample)
     top_words, all_words = max(1, in_top_text.total()), max(1, in_all_text.total())
     lift = {}
     for key in candidates:
@@ -573,7 +581,7 @@ class Feedback:
         if not self:
             return
         forms = {key: word_forms(word) for key, word in {**self.liked, **self.disliked}.items()}
-        matcher = _Matcher(forms)
+        matcher = _Matcher(forms, rare=True)
         for relevance, doc, site in zip(ranked, docs, sites, strict=True):
             if not relevance.score:
                 continue
