@@ -1,7 +1,7 @@
 """The tree reads as the architecture, and stays that way: no import cycles, ingest's packages
 layered from the fetch client up to the source kinds, digests' packages layered from the text of
-a brief up to the entry points, and API plumbing imported downward from config/api only. Read statically (every import, also inside functions), so a lazy import
-cannot hide a cycle."""
+a brief up to the entry points, and API plumbing imported downward from config/api only. Read
+statically (every import, also inside functions), so a lazy import cannot hide a cycle."""
 
 from __future__ import annotations
 
