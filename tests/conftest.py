@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+import time_machine
 from django.conf import settings
 from django.core.cache import cache
 from django.test import override_settings
@@ -19,6 +21,31 @@ from django.utils import timezone, translation
 from inbox.accounts import sign_up
 
 TESTDATA = Path(__file__).parent
+
+# bin/test-future sets this to run the whole suite with the wall clock days ahead: a test whose
+# outcome depends on the real date fails there today, not in a year. Tests that pin `now` with
+# time_machine still pin it (travels nest); only the real clock underneath moves, and it keeps
+# ticking. Started at configure time, before collection, so module-level dates move too.
+CLOCK_AHEAD_DAYS = "TIDINGS_TEST_CLOCK_AHEAD_DAYS"
+
+
+def pytest_configure(config):
+    days = os.environ.get(CLOCK_AHEAD_DAYS)
+    if days:
+        ahead = datetime.now(UTC) + timedelta(days=int(days))
+        config._tidings_clock = time_machine.travel(ahead, tick=True)
+        config._tidings_clock.start()
+
+
+def pytest_unconfigure(config):
+    if clock := getattr(config, "_tidings_clock", None):
+        clock.stop()
+
+
+def pytest_report_header(config):
+    if getattr(config, "_tidings_clock", None):
+        return f"the clock is {os.environ[CLOCK_AHEAD_DAYS]} days ahead: {timezone.now():%Y-%m-%d}"
+    return None
 
 
 @pytest.fixture(autouse=True)

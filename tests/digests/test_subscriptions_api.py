@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import time_machine
 from django.urls import reverse
 
 from digests.models import Run, Subscription, SubscriptionSource
@@ -75,8 +76,11 @@ def test_update_pause_resume_delete(api, alice, now):
 
 def test_run_now_creates_a_manual_run_that_executes(api, alice, now):
     add_item("PostgreSQL run now", now=now)
-    subscription_id = create(api).json()["id"]
-    response = api.post(f"/api/v1/subscriptions/{subscription_id}/run")
+    # The API reads the clock once at the edge, and the inline django-q2 task once again: both
+    # must be the item's pinned `now`, or the item leaves the 7-day window a week after it.
+    with time_machine.travel(now, tick=False):  # tests run django-q2 tasks inline
+        subscription_id = create(api).json()["id"]
+        response = api.post(f"/api/v1/subscriptions/{subscription_id}/run")
     assert response.status_code == 202
     run = Run.objects.get()
     assert run.trigger == "manual"
