@@ -13,12 +13,14 @@ candidates (`rank()`):
   pool of container news counts for more than "production"; a word's count saturates (k1) and
   is normalized by the field's length (b); the title counts 2.5 times the summary.
 - A phrase found as written adds half of its words' weight again.
-- Relevance is the score as a share of what an item with every word (and phrase) once in its
-  title would get, so a brief's relevance reads the same whatever the query's length.
+- Relevance is the score as a share of the best candidate's (or of what one interest found once
+  in a title scores, when no candidate does better): 100 for the best match of the run.
 - Pseudo-relevance feedback (`expansion_terms()`, RM3-style): words that stand out in the best
   few candidates — present in at least three of them and far more common there than among all
   candidates — join the query at a lower weight, so a topic finds items that say it
   differently. They are shown in "why selected" as related words.
+- The reader's own saved, read and dismissed items (`Feedback`) lift or lower what resembles
+  them, and a source they keep dismissing counts less; "why selected" says so.
 
 A negative keyword anywhere in title or summary excludes the item. Impact adds freshness
 (half-life 36 h) to the item's stored, source-based impact (ingest.text.scores.impact_at).
@@ -46,8 +48,6 @@ FIELD_WEIGHT = {"title": 2.5, "summary": 1.0}  # as the pool's full-text rank we
 FIELD_LENGTH_NORM = {"title": 0.3, "summary": 0.75}  # BM25's b: titles are all short
 K1 = 1.2
 PHRASE_WEIGHT = 0.5
-RELEVANCE_AT_REFERENCE = 0.95
-RELEVANCE_SLOPE = -math.log(1 - RELEVANCE_AT_REFERENCE)
 # Pseudo-relevance feedback: from the best FEEDBACK_DOCS candidates, at most EXPANSION_TERMS
 # words found in at least EXPANSION_MIN_DOCS of them and EXPANSION_MIN_LIFT times more common
 # there than among all candidates, each at EXPANSION_WEIGHT of a query word's weight.
@@ -431,9 +431,11 @@ def _raw_score(counts: dict, doc: Document, stats: _Stats) -> tuple[float, Count
 
 
 def _relevance(score: float, weighted: Counter, counts: dict, reference: float, query: Query):
-    """The score as a share of `reference` (what one interest scores once in a title, or the
-    best candidate when one does better), on a curve where RELEVANCE_AT_REFERENCE is reached
-    at the reference: a brief's relevance reads the same whatever the query's length."""
+    """The score as a share of `reference` (the best candidate's, or what one interest scores
+    once in a title when no candidate does better), in per cent. Linear on purpose: relevance
+    then spreads over the whole range and outweighs freshness in `overall` between a real
+    match and a passing mention; a flatter curve let a fresh passing mention outrank a match
+    (the relevance benchmark: mean nDCG@10 0.68 with 1 - e^(-3x), 0.77 linear, 0.48 squared)."""
     if not weighted:
         return Relevance(score=0, matched=[], field=None)
     # An interest is named when the item has all of its words; otherwise the words it has.
@@ -446,7 +448,7 @@ def _relevance(score: float, weighted: Counter, counts: dict, reference: float, 
     matched_words += [query.substrings[v] for k, v in weighted if k == "s"]
     in_title = bool(counts["title"])
     return Relevance(
-        score=max(1, round(100 * (1 - math.exp(-RELEVANCE_SLOPE * score / reference)))),
+        score=max(1, round(100 * min(1.0, score / reference))),
         matched=named or list(dict.fromkeys(matched_words)),
         field="title" if in_title else "summary",
         expansions=[query.expansions[v] for k, v in weighted if k == "x"],

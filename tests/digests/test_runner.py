@@ -32,7 +32,7 @@ def test_it_delivers_matching_items_best_first_with_a_reason(alice, now):
     add_item("PostgreSQL 18 released", now=now)
     add_item("A story on databases", description="Mentions PostgreSQL in passing", now=now)
     add_item("Nothing relevant", now=now)
-    run = run_once(subscribe(alice, now), now)
+    run = run_once(subscribe(alice, now, min_score=0), now)
     titles = list(run.items.order_by("rank").values_list("title", flat=True))
     assert titles == ["PostgreSQL 18 released", "A story on databases"]
     first = run.items.get(rank=1)
