@@ -17,8 +17,26 @@ from django.test import override_settings
 from django.utils import timezone, translation
 
 from inbox.accounts import sign_up
+from ingest.fetching import browser
+
+# Every test has a hard bound that also ends its child processes (tests/hardbound.py).
+pytest_plugins = ["tests.hardbound"]
 
 TESTDATA = Path(__file__).parent
+
+
+def chromium_missing() -> str | None:
+    """Why browser tests cannot run here, or None when they can: the system Chromium the
+    product drives (Debian's `chromium` package; CI installs it, nothing downloads one)."""
+    if browser.available():
+        return None
+    return f"needs Chromium at {browser.CHROMIUM_PATH} (Debian's chromium package); not there"
+
+
+# For a module or test that launches Chromium: skipped, saying why, when it is not installed.
+requires_chromium = pytest.mark.skipif(
+    chromium_missing() is not None, reason=chromium_missing() or ""
+)
 
 
 @pytest.fixture(autouse=True)
