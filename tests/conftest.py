@@ -19,6 +19,10 @@ from django.test import override_settings
 from django.utils import timezone, translation
 
 from inbox.accounts import sign_up
+from ingest.fetching import browser
+
+# Every test has a hard bound that also ends its child processes (tests/hardbound.py).
+pytest_plugins = ["tests.hardbound"]
 
 TESTDATA = Path(__file__).parent
 
@@ -46,6 +50,20 @@ def pytest_report_header(config):
     if getattr(config, "_tidings_clock", None):
         return f"the clock is {os.environ[CLOCK_AHEAD_DAYS]} days ahead: {timezone.now():%Y-%m-%d}"
     return None
+
+
+def chromium_missing() -> str | None:
+    """Why browser tests cannot run here, or None when they can: the system Chromium the
+    product drives (Debian's `chromium` package; CI installs it, nothing downloads one)."""
+    if browser.available():
+        return None
+    return f"needs Chromium at {browser.CHROMIUM_PATH} (Debian's chromium package); not there"
+
+
+# For a module or test that launches Chromium: skipped, saying why, when it is not installed.
+requires_chromium = pytest.mark.skipif(
+    chromium_missing() is not None, reason=chromium_missing() or ""
+)
 
 
 @pytest.fixture(autouse=True)

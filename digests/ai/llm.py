@@ -27,12 +27,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-import anthropic
 from django.conf import settings
 from django.db.models import F
 
 from digests.models import LLMBudgetDay, LLMCall, Run
+
+if TYPE_CHECKING:
+    # Imported where it is used: the SDK takes seconds to import, and every process (the web
+    # server, each management command, the worker) imports this module at start.
+    import anthropic
 
 logger = logging.getLogger(__name__)
 
@@ -100,6 +105,8 @@ def is_configured() -> bool:
 
 @lru_cache(maxsize=4)
 def _client(api_key: str, base_url: str) -> anthropic.Anthropic:
+    import anthropic
+
     return anthropic.Anthropic(api_key=api_key, base_url=base_url or None, max_retries=0)
 
 
@@ -243,6 +250,8 @@ class _Tally:
 
 
 def _send(request, user_text, tally, *, now, deadline, sleep):
+    import anthropic
+
     """One answer from the model, through retries of transient failures."""
     last_problem = ""
     for retry_number in range(settings.LLM_MAX_RETRIES + 1):

@@ -20,8 +20,11 @@ What that costs: only GET requests work (the client sends no bodies), the page's
 headers and cookies are not sent, and requests to one host are spaced by the per-host
 interval. So only documents, scripts and XHR/fetch calls are fetched — images, fonts, media
 and stylesheets cannot add items to a list and are aborted unfetched. Requests, bytes and
-time are capped; at the deadline the browser process is killed (a page stuck in a script
-loop would otherwise hold the worker: Playwright's `content()` has no timeout).
+time are capped; at the deadline the browser's whole process group is killed (a page stuck in
+a script loop would otherwise hold the worker: Playwright's `content()` and `close()` have no
+timeout). The caller waits for the render thread only until shortly after the deadline, on a
+daemon thread: a thread stuck in Playwright must never hold its caller, a signal's exception
+(Ctrl-C, a test's timeout) or the interpreter's exit.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ import os
 import signal
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,6 +64,9 @@ CHROMIUM_ARGS = [
 DEADLINE_SECONDS = 45.0
 # After "load", wait this long at most for the page's own requests to settle.
 SETTLE_SECONDS = 5.0
+# Past the deadline the browser is killed; the caller waits this much longer for the render
+# thread to unwind (the driver's exit), then gives up on it.
+UNWIND_SECONDS = 10.0
 MAX_REQUESTS = 40
 MAX_TOTAL_BYTES = 20 * 1024 * 1024
 MAX_CONCURRENT_BROWSERS = 2
@@ -121,18 +127,41 @@ def render_page(url: str) -> RenderedPage:
         raise fetch.FetchTimeout(
             _("Too many pages are being rendered right now; try again later."), url=url
         )
+    # A thread of its own: Playwright's sync API refuses to start in a thread that already runs
+    # an asyncio loop (an ASGI worker, or another Playwright session in that thread). A daemon
+    # thread, and never joined: a `with ThreadPoolExecutor()` here joined it on the way out
+    # (and again at interpreter exit), so a render stuck in Playwright held its caller through
+    # any exception — a test's timeout, Ctrl-C — forever.
+    outcome: Future[RenderedPage] = Future()
+    outcome.set_running_or_notify_cancel()
+
+    def run() -> None:
+        try:
+            outcome.set_result(_render(document, deadline))
+        except BaseException as exc:
+            outcome.set_exception(exc)
+        finally:
+            _browser_slots.release()
+
+    threading.Thread(target=run, name=f"browser {url}", daemon=True).start()
     try:
-        # A thread of its own: Playwright's sync API refuses to start in a thread that already
-        # runs an asyncio loop (an ASGI worker, or another Playwright session in that thread).
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="browser") as runner:
-            return runner.submit(_render, document, deadline).result()
-    finally:
-        _browser_slots.release()
+        return outcome.result(timeout=max(0.0, deadline - time.monotonic()) + UNWIND_SECONDS)
+    except FutureTimeout:
+        # The watchdog has killed the browser by now; what is left is stuck in the driver.
+        logger.error("the browser thread for %s did not end after its deadline", url)
+        raise fetch.FetchTimeout(
+            _("The page did not finish rendering within %(seconds)d s.")
+            % {"seconds": DEADLINE_SECONDS},
+            url=url,
+        ) from None
 
 
 class _Watchdog:
-    """Kills the browser process at the deadline. Cancelled under a lock, so it can never
-    fire after the browser was closed normally (and its process id reused)."""
+    """Kills the browser at the deadline: its process group (Playwright starts Chromium as a
+    group leader, with its zygotes and renderers in the group), or the process alone if it
+    leads none. It stays armed while the browser closes — a close can wait forever on a
+    renderer stuck in a script. Cancelled under a lock, so it never fires after the browser
+    was closed normally (and its process id reused)."""
 
     def __init__(self, pid: int | None, seconds: float):
         self._pid = pid
@@ -150,7 +179,10 @@ class _Watchdog:
                 return
             self.fired = True
             with contextlib.suppress(ProcessLookupError):
-                os.kill(self._pid, signal.SIGKILL)
+                if os.getpgid(self._pid) == self._pid:
+                    os.killpg(self._pid, signal.SIGKILL)
+                else:
+                    os.kill(self._pid, signal.SIGKILL)
 
     def cancel(self) -> None:
         with self._lock:
@@ -292,9 +324,9 @@ def _render(document: fetch.FetchResult, deadline: float) -> RenderedPage:
                 html = page.content().encode("utf-8")
                 interceptor.rendered.url = page.url
             finally:
-                watchdog.cancel()
                 with contextlib.suppress(PlaywrightError):  # gone if the watchdog fired
                     browser.close()
+                watchdog.cancel()
     except PlaywrightTimeout:
         raise timed_out() from None
     except PlaywrightError as exc:

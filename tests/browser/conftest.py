@@ -1,7 +1,7 @@
 """Browser tests: the system Chromium driven by Playwright's sync API against Django's
 live_server. One browser for the whole session; each test gets a fresh context (cookies,
 viewport, JavaScript on or off). Never downloads a browser: without /usr/bin/chromium the
-tests are skipped.
+tests are skipped, saying so (tests.conftest.chromium_missing).
 
 Screenshots go to tests/browser/screenshots/ (git-ignored), at 1280 and 390 px wide.
 """
@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from ingest.fetching.browser import CHROMIUM_ARGS
+from ingest.fetching.browser import CHROMIUM_ARGS, CHROMIUM_PATH
+from tests.conftest import chromium_missing
 
-CHROMIUM = Path("/usr/bin/chromium")
 HERE = Path(__file__).parent
 SCREENSHOTS = HERE / "screenshots"
 AXE = HERE / "vendor" / "axe.min.js"
@@ -29,8 +29,8 @@ LAUNCH_ARGS = [arg for arg in CHROMIUM_ARGS if not arg.startswith("--proxy")]
 
 @pytest.fixture(scope="session")
 def browser():
-    if not CHROMIUM.exists():
-        pytest.skip("no Chromium at /usr/bin/chromium (Debian's chromium package)")
+    if reason := chromium_missing():
+        pytest.skip(reason)
     from playwright.sync_api import sync_playwright
 
     # Playwright's sync API keeps an event loop in this thread; the test's own ORM calls are
@@ -39,7 +39,7 @@ def browser():
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     playwright = sync_playwright().start()
     chromium = playwright.chromium.launch(
-        executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS
+        executable_path=CHROMIUM_PATH, headless=True, args=LAUNCH_ARGS
     )
     yield chromium
     chromium.close()

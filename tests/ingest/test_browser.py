@@ -23,12 +23,10 @@ from ingest.library.sources import SourceError
 from ingest.refresh.pipeline import refresh_many, refresh_source
 from ingest.watch.listing import extract_listing
 from ingest.watch.service import add_list_watch
+from tests.conftest import requires_chromium
 from tests.ingest.watch_steps import new_urls
 
-pytestmark = pytest.mark.skipif(
-    not browser.available(),
-    reason=f"browser fetching needs Chromium at {browser.CHROMIUM_PATH}, which is missing",
-)
+pytestmark = requires_chromium
 
 RELEASES_APP = """<!doctype html>
 <html><head><meta charset="utf-8"><title>Releases</title></head>
@@ -231,3 +229,28 @@ def test_without_chromium_the_render_option_is_refused(alice, now, monkeypatch):
     with pytest.raises(SourceError) as refused:
         add_list_watch(alice, "https://example.com/news", render="browser", now=now)
     assert (refused.value.field, refused.value.code) == ("render", "browser_unavailable")
+
+
+def test_a_render_stuck_in_the_browser_does_not_hold_its_caller(fixture_server, monkeypatch):
+    """Past the deadline and the unwinding time the caller gets its timeout, whatever the
+    render thread is stuck in; the thread keeps its browser slot until it really ends."""
+    monkeypatch.setattr(browser, "DEADLINE_SECONDS", 1.0)
+    monkeypatch.setattr(browser, "UNWIND_SECONDS", 0.5)
+    stuck, ended = threading.Event(), threading.Event()
+
+    def never_returns(document, deadline):
+        stuck.wait(30)
+        ended.set()
+
+    monkeypatch.setattr(browser, "_render", never_returns)
+    url = fixture_server.add("/stuck", "<html></html>", Content_Type="text/html")
+
+    started = time.monotonic()
+    with pytest.raises(FetchTimeout):
+        browser.render_page(url)
+    assert time.monotonic() - started < 3
+    assert browser._browser_slots._value == browser.MAX_CONCURRENT_BROWSERS - 1
+    stuck.set()
+    assert ended.wait(5)
+    time.sleep(0.1)
+    assert browser._browser_slots._value == browser.MAX_CONCURRENT_BROWSERS
