@@ -13,6 +13,9 @@ candidates (`rank()`):
   pool of container news counts for more than "production"; a word's count saturates (k1) and
   is normalized by the field's length (b); the title counts 2.5 times the summary.
 - A phrase found as written adds half of its words' weight again.
+- Each interest is a concept: it adds how much of itself the item says (over what it scores
+  once in a title) times how rare its words are, so "machine learning" counts no more than
+  "LLM", and an item that says more of the topic's concepts scores more.
 - Relevance is the score as a share of the best candidate's (or of what one interest found once
   in a title scores, when no candidate does better): 100 for the best match of the run.
 - Pseudo-relevance feedback (`expansion_terms()`, RM3-style): words that stand out in the best
@@ -48,6 +51,7 @@ FIELD_WEIGHT = {"title": 2.5, "summary": 1.0}  # as the pool's full-text rank we
 FIELD_LENGTH_NORM = {"title": 0.3, "summary": 0.75}  # BM25's b: titles are all short
 K1 = 1.2
 PHRASE_WEIGHT = 0.5
+MAX_COVERAGE = 1.5
 # Pseudo-relevance feedback: from the best FEEDBACK_DOCS candidates, at most EXPANSION_TERMS
 # words found in at least EXPANSION_MIN_DOCS of them and EXPANSION_MIN_LIFT times more common
 # there than among all candidates, each at EXPANSION_WEIGHT of a query word's weight.
@@ -388,6 +392,7 @@ class _Weights:
 
     ideal: dict[str, float]
     rarity: dict[str, float]
+    mean_idf: dict[str, float]
 
 
 def _weights(query: Query, stats: _Stats) -> _Weights:
@@ -402,7 +407,7 @@ def _weights(query: Query, stats: _Stats) -> _Weights:
         mean_idf[term] = sum(singles) / len(singles)
     rarest = max(mean_idf.values(), default=0.0)
     rarity = {term: value / rarest for term, value in mean_idf.items()} if rarest else {}
-    return _Weights(ideal, rarity)
+    return _Weights(ideal, rarity, mean_idf)
 
 
 def _field_weighted(counts: dict, doc: Document, stats: _Stats) -> Counter:
@@ -417,16 +422,26 @@ def _field_weighted(counts: dict, doc: Document, stats: _Stats) -> Counter:
     return weighted
 
 
-def _raw_score(counts: dict, doc: Document, stats: _Stats) -> tuple[float, Counter]:
-    """BM25F over the item's fields: each part's weight times its saturated, field-weighted
-    and length-normalized count; feedback words at EXPANSION_WEIGHT."""
+def _raw_score(
+    counts: dict, doc: Document, stats: _Stats, weights: _Weights, query: Query
+) -> tuple[float, Counter]:
+    """BM25F, summed over the interests as concepts: each interest adds how much of itself the
+    item says (its parts' saturated, field-weighted, length-normalized counts times their
+    weights, over what it scores once in a title; at most MAX_COVERAGE) times how rare its
+    words are (their mean weight). A two-word interest counts as one concept, as a one-word
+    interest does, and an item that says more of the topic's concepts scores more. Feedback
+    words add at EXPANSION_WEIGHT of a one-word concept."""
     weighted = _field_weighted(counts, doc, stats)
     score = 0.0
+    for term, parts in query.parts:
+        if term not in weights.ideal or not any(part in weighted for part in parts):
+            continue
+        said = sum(_part_weight(p, stats) * _saturated(weighted[p]) for p in parts if p in weighted)
+        score += min(MAX_COVERAGE, said / weights.ideal[term]) * weights.mean_idf[term]
+    once = _saturated(FIELD_WEIGHT["title"])
     for part, value in weighted.items():
-        weight = _part_weight(part, stats)
         if part[0] == "x":
-            weight *= EXPANSION_WEIGHT
-        score += weight * _saturated(value)
+            score += EXPANSION_WEIGHT * stats.idf.get(part, 0.0) * _saturated(value) / once
     return score, weighted
 
 
@@ -462,8 +477,12 @@ def rank(interests: Interests, docs: Sequence[Document], query: Query | None = N
     all_counts = [_counts(query, doc) for doc in docs]
     stats = _stats(query, all_counts, list(docs))
     weights = _weights(query, stats)
-    raw = [_raw_score(counts, doc, stats) for doc, counts in zip(docs, all_counts, strict=True)]
-    one_interest = sum(weights.ideal.values()) / len(weights.ideal) if weights.ideal else 0.0
+    raw = [
+        _raw_score(counts, doc, stats, weights, query)
+        for doc, counts in zip(docs, all_counts, strict=True)
+    ]
+    concepts = weights.mean_idf.values()
+    one_interest = sum(concepts) / len(concepts) if concepts else 0.0
     reference = max([one_interest, *(score for score, _w in raw)])
     results: list[Relevance] = []
     for doc, counts, (score, weighted) in zip(docs, all_counts, raw, strict=True):
