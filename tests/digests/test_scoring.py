@@ -109,27 +109,26 @@ def test_the_best_match_reads_high_and_a_passing_mention_low():
     assert best >= 90 and passing < 70
 
 
-def test_feedback_words_are_what_the_best_matches_share_and_the_rest_lack():
+def commodore_candidates():
+    """Four items about the Commodore 64 that all mention its SID chip, one about the SID chip
+    alone (index 4), and unrelated filler."""
     about = [
         (f"Commodore 64 demo {n}", "The SID chip sings on the Commodore 64.") for n in range(4)
     ]
     items = [*about, ("The SID chip's filters", "Analog filters explained."), *FILLER * 5]
     interests = Interests.build(["Commodore 64"], [])
-    query = Query.from_interests(interests)
-    docs = [Document.of(t, s) for t, s in items]
+    return interests, Query.from_interests(interests), [Document.of(t, s) for t, s in items]
+
+
+def test_feedback_words_are_what_the_best_matches_share_and_the_rest_lack():
+    interests, query, docs = commodore_candidates()
     assert "sid" in expansion_terms(query, docs, rank(interests, docs, query))
     # Words every candidate has, function words and the query's own words never expand it.
     assert not {"the", "commodore", "64"} & set(expansion_terms(query, docs, rank(interests, docs)))
 
 
 def test_feedback_words_lift_an_item_that_says_the_topic_differently():
-    about = [
-        (f"Commodore 64 demo {n}", "The SID chip sings on the Commodore 64.") for n in range(4)
-    ]
-    items = [*about, ("The SID chip's filters", "Analog filters explained."), *FILLER * 5]
-    interests = Interests.build(["Commodore 64"], [])
-    query = Query.from_interests(interests)
-    docs = [Document.of(t, s) for t, s in items]
+    interests, query, docs = commodore_candidates()
     without = rank(interests, docs, query)
     assert without[4].score == 0
     expanded = query.expanded(expansion_terms(query, docs, without))
