@@ -39,7 +39,7 @@ from tests.bench import pages as pages_bench
 
 SIZES = {
     # readers, items per reader, seconds per measurement
-    "smoke": (4, 100, 2),
+    "smoke": (4, 100, 5),
     "small": (20, 500, 10),
     "full": (40, 2000, 30),
 }
