@@ -96,10 +96,6 @@ def word_key(word: str) -> str:
     return term_form(word).stem
 
 
-def latin_keys(folded: str) -> list[str]:
-    return [word_key(word) for word in _LATIN_WORD.findall(folded)]
-
-
 def _is_cjk_term(folded: str) -> bool:
     return any(ord(char) >= _CJK_START and char.isalpha() for char in folded)
 
@@ -388,10 +384,9 @@ def _part_weight(part: tuple, stats: _Stats) -> float:
 @dataclass
 class _Weights:
     """Per interest: what it scores found once in a title (`ideal`) and how rare its words
-    are next to the rarest interest's (`rarity`, at most 1)."""
+    are (`mean_idf`, the mean weight of its words)."""
 
     ideal: dict[str, float]
-    rarity: dict[str, float]
     mean_idf: dict[str, float]
 
 
@@ -405,9 +400,7 @@ def _weights(query: Query, stats: _Stats) -> _Weights:
         ideal[term] = sum(weights) * once
         singles = [w for part, w in zip(parts, weights, strict=True) if part[0] != "p"]
         mean_idf[term] = sum(singles) / len(singles)
-    rarest = max(mean_idf.values(), default=0.0)
-    rarity = {term: value / rarest for term, value in mean_idf.items()} if rarest else {}
-    return _Weights(ideal, rarity, mean_idf)
+    return _Weights(ideal, mean_idf)
 
 
 def _field_weighted(counts: dict, doc: Document, stats: _Stats) -> Counter:
