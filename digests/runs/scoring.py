@@ -34,10 +34,12 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from operator import attrgetter, itemgetter
 from pathlib import Path
+from types import MappingProxyType
 
 # Impact is a content-level score (SPEC §4.7): its one formula, freshness included, lives with
 # the stored parts in ingest/text/scores.py.
@@ -255,6 +257,9 @@ def _phrase_pattern(phrase: tuple[str, ...], forms: dict[str, tuple[str, ...]]) 
 
 
 _EDGE = "[0-9a-z\u00c0-\u024f]"
+# Most candidates say none of a few words: a substring check of each form is far cheaper than
+# the regular expression's scan, so up to this many forms are checked first.
+_PRECHECK_FORMS = 24
 
 
 class _Matcher:
@@ -274,22 +279,29 @@ class _Matcher:
             re.compile(f"(?<!{_EDGE})(?:{alternatives})(?!{_EDGE})") if alternatives else None
         )
 
-    def counts(self, text: str) -> Counter:
+    def counts(self, text: str) -> Mapping[str, int]:
         if self.pattern is None or not text:
-            return Counter()
-        if self.rare and not any(form in text for form in self.key_of):
-            return Counter()
+            return _NONE
+        if (self.rare or len(self.key_of) <= _PRECHECK_FORMS) and not any(
+            map(text.__contains__, self.key_of)
+        ):
+            return _NONE
         return Counter(map(self.key_of.__getitem__, self.pattern.findall(text)))
+
+
+_NONE: Mapping[str, int] = MappingProxyType({})
 
 
 class Document:
     """A candidate's fields, folded, and their lengths in words."""
 
-    __slots__ = ("_matches", "lengths", "summary", "title")
+    __slots__ = ("_found", "lengths", "summary", "title")
 
     def __init__(self, title: str, summary: str):
         self.title, self.summary = fold(title or ""), fold(summary or "")
-        self._matches: dict[tuple[int, str], Counter] = {}
+        # The interests' own parts found in each field, per query matcher: ranking again with
+        # feedback words only scans for the new words.
+        self._found: dict[_Matcher, dict[str, dict[tuple, int]]] = {}
         # Words for length normalization: white-space separated is close enough, and cheap.
         self.lengths = {"title": len(self.title.split()), "summary": len(self.summary.split())}
 
@@ -300,41 +312,68 @@ class Document:
     def text(self, name: str) -> str:
         return self.title if name == "title" else self.summary
 
-    def matches(self, matcher: _Matcher, name: str) -> Counter:
-        """`matcher`'s counts in field `name`, kept: ranking again with feedback words only
-        scans for the new words."""
-        key = (id(matcher), name)
-        if key not in self._matches:
-            self._matches[key] = matcher.counts(self.text(name))
-        return self._matches[key]
 
-
-@dataclass
 class Relevance:
-    score: int
-    matched: list[str]
-    field: str | None
-    excluded_by: str | None = None
-    expansions: list[str] = field(default_factory=list)
-    # What the reader's own actions did to it (Feedback.apply).
-    liked: list[str] = field(default_factory=list)
-    disliked: list[str] = field(default_factory=list)
-    muted_source: str = ""
+    """How relevant one item is (`score`, 0-100) and why: the interests it `matched`, the
+    `field` they were found in, the feedback words (`expansions`) it has, and what the reader's
+    own actions did to it (Feedback.apply). The why is worked out when first asked for: a run
+    asks only for its kept candidates'."""
+
+    __slots__ = ("_evidence", "_why", "disliked", "excluded_by", "liked", "muted_source", "score")
+
+    def __init__(self, score: int, *, excluded_by: str | None = None, evidence=None):
+        self.score = score
+        self.excluded_by = excluded_by
+        self.liked: list[str] = []
+        self.disliked: list[str] = []
+        self.muted_source = ""
+        self._evidence = evidence  # (weighted parts, per-field counts, query) when matched
+        self._why: tuple[list[str], str | None, list[str]] | None = None
+
+    @property
+    def matched(self) -> list[str]:
+        return self._explained()[0]
+
+    @property
+    def field(self) -> str | None:
+        return self._explained()[1]
+
+    @property
+    def expansions(self) -> list[str]:
+        return self._explained()[2]
+
+    def _explained(self) -> tuple[list[str], str | None, list[str]]:
+        if self._why is None:
+            self._why = _why(*self._evidence) if self._evidence else ([], None, [])
+        return self._why
+
+    def __repr__(self) -> str:
+        return f"Relevance(score={self.score}, matched={self.matched}, field={self.field})"
 
 
 def _counts(query: Query, doc: Document) -> dict[str, dict[tuple, int]]:
     """How often each query part occurs in each field: ("w", key), ("s", substring),
     ("p", phrase) and ("x", expansion key)."""
-    counts: dict[str, dict[tuple, int]] = {}
+    found = _interest_counts(query, doc)
+    if query._expansion_matcher is None:
+        return found
+    counts = {}
+    for name in FIELDS:
+        expansions = query._expansion_matcher.counts(doc.text(name))
+        extra = {("x", key): n for key, n in expansions.items() if key not in query.words}
+        counts[name] = {**found[name], **extra} if extra else found[name]
+    return counts
+
+
+def _interest_counts(query: Query, doc: Document) -> dict[str, dict[tuple, int]]:
+    """The interests' own words, substrings and phrases in each field, kept on the document."""
+    counts = doc._found.get(query._matcher)
+    if counts is not None:
+        return counts
+    counts = {}
     for name in FIELDS:
         text = doc.text(name)
-        found: dict[tuple, int] = {
-            ("w", key): n for key, n in doc.matches(query._matcher, name).items()
-        }
-        if query._expansion_matcher is not None:
-            for key, n in query._expansion_matcher.counts(text).items():
-                if key not in query.words:
-                    found["x", key] = n
+        found: dict[tuple, int] = {("w", key): n for key, n in query._matcher.counts(text).items()}
         for substring in query.substrings:
             if (n := text.count(substring)) > 0:
                 found["s", substring] = n
@@ -344,6 +383,7 @@ def _counts(query: Query, doc: Document) -> dict[str, dict[tuple, int]]:
             ):
                 found["p", phrase] = n
         counts[name] = found
+    doc._found[query._matcher] = counts
     return counts
 
 
@@ -365,7 +405,8 @@ class _Stats:
 def _stats(query: Query, all_counts: list[dict], docs: list[Document]) -> _Stats:
     documents = max(1, len(docs))
     average_length = {
-        name: max(1.0, sum(d.lengths[name] for d in docs) / documents) for name in FIELDS
+        name: max(1.0, sum(map(itemgetter(name), map(attrgetter("lengths"), docs))) / documents)
+        for name in FIELDS
     }
     containing: Counter = Counter()
     for counts in all_counts:
@@ -445,8 +486,15 @@ def _relevance(score: float, weighted: Counter, counts: dict, reference: float, 
     match and a passing mention; a flatter curve let a fresh passing mention outrank a match
     (the relevance benchmark: mean nDCG@10 0.68 with 1 - e^(-3x), 0.77 linear, 0.48 squared)."""
     if not weighted:
-        return Relevance(score=0, matched=[], field=None)
-    # An interest is named when the item has all of its words; otherwise the words it has.
+        return Relevance(0)
+    return Relevance(
+        max(1, round(100 * min(1.0, score / reference))), evidence=(weighted, counts, query)
+    )
+
+
+def _why(weighted: Counter, counts: dict, query: Query):
+    """The interests an item matched (an interest is named when the item has all of its words;
+    otherwise the words it has), the field they are in, and its feedback words."""
     named = [
         term
         for term, parts in query.parts
@@ -454,12 +502,10 @@ def _relevance(score: float, weighted: Counter, counts: dict, reference: float, 
     ]
     matched_words = [query.surfaces[v] for k, v in weighted if k == "w"]
     matched_words += [query.substrings[v] for k, v in weighted if k == "s"]
-    in_title = bool(counts["title"])
-    return Relevance(
-        score=max(1, round(100 * min(1.0, score / reference))),
-        matched=named or list(dict.fromkeys(matched_words)),
-        field="title" if in_title else "summary",
-        expansions=[query.expansions[v] for k, v in weighted if k == "x"],
+    return (
+        named or list(dict.fromkeys(matched_words)),
+        "title" if counts["title"] else "summary",
+        [query.expansions[v] for k, v in weighted if k == "x"],
     )
 
 
@@ -467,11 +513,21 @@ def rank(interests: Interests, docs: Sequence[Document], query: Query | None = N
     """Relevance of each document among `docs` (the run's candidates, whose word statistics
     weigh the query's words). Items without any interest score 0; a negative keyword excludes."""
     query = query or Query.from_interests(interests)
+    if not query:
+        return [
+            Relevance(0, excluded_by=excluded)
+            if (excluded := interests.excluded_by(doc.title, doc.summary)) is not None
+            else Relevance(SOURCE_ONLY_RELEVANCE)
+            for doc in docs
+        ]
     all_counts = [_counts(query, doc) for doc in docs]
     stats = _stats(query, all_counts, list(docs))
     weights = _weights(query, stats)
+    nothing = (0.0, Counter())
     raw = [
         _raw_score(counts, doc, stats, weights, query)
+        if counts["title"] or counts["summary"]
+        else nothing
         for doc, counts in zip(docs, all_counts, strict=True)
     ]
     concepts = weights.mean_idf.values()
@@ -481,9 +537,7 @@ def rank(interests: Interests, docs: Sequence[Document], query: Query | None = N
     for doc, counts, (score, weighted) in zip(docs, all_counts, raw, strict=True):
         excluded = interests.excluded_by(doc.title, doc.summary)
         if excluded is not None:
-            results.append(Relevance(score=0, matched=[], field=None, excluded_by=excluded))
-        elif not query:
-            results.append(Relevance(score=SOURCE_ONLY_RELEVANCE, matched=[], field=None))
+            results.append(Relevance(0, excluded_by=excluded))
         else:
             results.append(_relevance(score, weighted, counts, reference, query))
     return results
