@@ -17,7 +17,9 @@ candidates (`rank()`):
   once in a title) times how rare its words are, so "machine learning" counts no more than
   "LLM", and an item that says more of the topic's concepts scores more.
 - Relevance is the score as a share of the best candidate's (or of what one interest found once
-  in a title scores, when no candidate does better): 100 for the best match of the run.
+  in a title scores, when no candidate does better): 100 for the best match of the run. The
+  share is never taken of more than FULL_MATCH times an item saying every interest once in its
+  title, so such an item scores at least 80 however much the best candidate says.
 - Pseudo-relevance feedback (`expansion_terms()`, RM3-style): words that stand out in the best
   few candidates — present in at least three of them and far more common there than among all
   candidates — join the query at a lower weight, so a topic finds items that say it
@@ -54,6 +56,11 @@ FIELD_LENGTH_NORM = {"title": 0.3, "summary": 0.75}  # BM25's b: titles are all 
 K1 = 1.2
 PHRASE_WEIGHT = 0.5
 MAX_COVERAGE = 1.5
+# Relevance is a share of the best candidate's score, but never of more than FULL_MATCH times
+# what an item saying every interest once in its title scores: such an item scores at least
+# 100 / FULL_MATCH (80), so one candidate that says the topic over and over cannot push every
+# other real match under the subscription's minimum score.
+FULL_MATCH = 1.25
 # Pseudo-relevance feedback: from the best FEEDBACK_DOCS candidates, at most EXPANSION_TERMS
 # words found in at least EXPANSION_MIN_DOCS of them and EXPANSION_MIN_LIFT times more common
 # there than among all candidates, each at EXPANSION_WEIGHT of a query word's weight.
@@ -532,7 +539,8 @@ def rank(interests: Interests, docs: Sequence[Document], query: Query | None = N
     ]
     concepts = weights.mean_idf.values()
     one_interest = sum(concepts) / len(concepts) if concepts else 0.0
-    reference = max([one_interest, *(score for score, _w in raw)])
+    best = max((score for score, _w in raw), default=0.0)
+    reference = max(one_interest, min(FULL_MATCH * sum(concepts), best))
     results: list[Relevance] = []
     for doc, counts, (score, weighted) in zip(docs, all_counts, raw, strict=True):
         excluded = interests.excluded_by(doc.title, doc.summary)

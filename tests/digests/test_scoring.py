@@ -109,6 +109,25 @@ def test_the_best_match_reads_high_and_a_passing_mention_low():
     assert best >= 90 and passing < 70
 
 
+def test_feedback_words_of_the_best_matches_do_not_sink_a_plain_full_match():
+    # Four items share words the topic does not say ("Giant Bombcast", "crew"): they become
+    # feedback words and those items score more. An item that says every interest in its
+    # title still reads as a real match (at least 3/4 of the way), not as a side mention.
+    interests = Interests.build(["podcasts", "video games"], [])
+    query = Query.from_interests(interests)
+    items = [
+        (f"Giant Bombcast {n}: a video games podcast", "The Giant Bombcast crew talks games.")
+        for n in range(4)
+    ]
+    items += [("A podcast about video games", "Episode 12."), *FILLER * 3]
+    docs = [Document.of(title, summary) for title, summary in items]
+    expansions = expansion_terms(query, docs, rank(interests, docs, query))
+    assert {"bombcast", "crew"} <= set(expansions)
+    ranked = [r.score for r in rank(interests, docs, query.expanded(expansions))]
+    assert ranked[:4] == [100] * 4
+    assert ranked[4] >= 75
+
+
 def commodore_candidates():
     """Four items about the Commodore 64 that all mention its SID chip, one about the SID chip
     alone (index 4), and unrelated filler."""
