@@ -13,6 +13,9 @@ from ingest.models import ContentItem, Source
 
 MAX_ITEMS_HARD_CAP = 30
 DEFAULT_MIN_SCORE = 60
+# How much more (or less) a subscription's source counts in its ranking: 1 is normal.
+SOURCE_WEIGHT_MIN = 0.25
+SOURCE_WEIGHT_MAX = 4.0
 
 
 class SubscriptionQuerySet(models.QuerySet):
@@ -174,7 +177,12 @@ class SubscriptionSource(models.Model):
     subscription = models.ForeignKey(Subscription, on_delete=models.CASCADE)
     source = models.ForeignKey(Source, on_delete=models.CASCADE)
     enabled = models.BooleanField(default=True)
-    weight = models.FloatField(default=1.0)
+    # Multiplies the relevance of this source's items in this subscription's runs
+    # (digests/runs/scoring.weigh_by_source).
+    weight = models.FloatField(
+        default=1.0,
+        validators=[MinValueValidator(SOURCE_WEIGHT_MIN), MaxValueValidator(SOURCE_WEIGHT_MAX)],
+    )
 
     class Meta:
         constraints = [

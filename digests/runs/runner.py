@@ -41,10 +41,11 @@ from digests.runs.scoring import (
     impact,
     overall,
     rank,
+    weigh_by_source,
 )
 from inbox.models import UserContentState, UserPreference
 from inbox.page_cache import inbox_changed
-from ingest.models import ContentItem
+from ingest.models import ContentItem, ContentItemSource
 from ingest.pool.full_text import ensure_full_text_of_top
 from ingest.pool.levels import rate_unrated, reading_level_in
 from ingest.pool.recent import id_set, recent_item_ids
@@ -91,6 +92,9 @@ class Candidate:
     liked: list[str] = field(default_factory=list)
     disliked: list[str] = field(default_factory=list)
     muted_source: str = ""
+    # The weight the reader gave the item's source in this subscription, and that source.
+    source_weight: float = 1.0
+    weighted_source: str = ""
     llm_reason: str = ""  # the model's one-line "why" (digests/ai/relevance.py), when it ran
     strengths: str = ""  # the item's strongest score parts in words (ingest/text/scores.py)
 
@@ -128,6 +132,22 @@ class Candidate:
                 gettext("ranked lower: you marked items from %(source)s not interested")
                 % {"source": self.muted_source}
             )
+        if self.source_weight > 1:
+            parts.append(
+                gettext("ranked higher: you weighted %(source)s ×%(weight)s")
+                % {
+                    "source": self.weighted_source or gettext("this source"),
+                    "weight": f"{self.source_weight:g}",
+                }
+            )
+        elif self.source_weight < 1:
+            parts.append(
+                gettext("ranked lower: you weighted %(source)s ×%(weight)s")
+                % {
+                    "source": self.weighted_source or gettext("this source"),
+                    "weight": f"{self.source_weight:g}",
+                }
+            )
         if self.site_name:
             parts.append(gettext("source: %(name)s") % {"name": self.site_name})
         if self.strengths:
@@ -162,19 +182,30 @@ def interests_for(subscription: Subscription) -> Interests:
     return Interests.build(terms, subscription.negative_keywords or [])
 
 
+@dataclass
+class CandidateRows:
+    rows: list[dict]
+    # Whether they came from the whole pool (a topic-only subscription), where feedback may
+    # search for more.
+    from_pool: bool = False
+    # {source id: (weight, title)} of the subscription's sources when any is weighted.
+    source_weights: dict[int, tuple[float, str]] = field(default_factory=dict)
+
+
 def _candidate_rows(
     subscription: Subscription, query: Query, now: datetime, source_ids=None
-) -> tuple[list[dict], bool]:
-    """The window's candidate rows, and whether they came from the whole pool (a topic-only
-    subscription), where feedback may search for more."""
+) -> CandidateRows:
+    """The window's candidate rows."""
     since = now - timedelta(hours=subscription.content_window_hours)
     until = now + timedelta(hours=1)
+    source_weights = {}
     if source_ids is None:
-        source_ids = list(
-            SubscriptionSource.objects.filter(subscription=subscription, enabled=True).values_list(
-                "source_id", flat=True
-            )
-        )
+        sources = SubscriptionSource.objects.filter(
+            subscription=subscription, enabled=True
+        ).values_list("source_id", "weight", "source__title")
+        source_ids = [source_id for source_id, _w, _t in sources]
+        if any(weight != 1 for _s, weight, _t in sources):
+            source_weights = {source_id: (weight, title) for source_id, weight, title in sources}
     # First cut: at most CANDIDATE_LIMIT ids, newest first, read from an index only as far as
     # needed, so a run costs about the same on a pool of 100k items or of 1M.
     from_pool = False
@@ -196,7 +227,7 @@ def _candidate_rows(
         # Topic-only: the whole pool through the full-text index, any of the interests' words;
         # scoring decides what matches.
         if not query:
-            return [], False
+            return CandidateRows([])
         from_pool = True
         candidate_ids = search_pool(
             query.search_terms()[:MAX_SEARCH_TERMS],
@@ -205,7 +236,24 @@ def _candidate_rows(
             limit=CANDIDATE_LIMIT,
             order="recent",
         )
-    return _rows(subscription, candidate_ids, since=since, until=until), from_pool
+    rows = _rows(subscription, candidate_ids, since=since, until=until)
+    return CandidateRows(rows, from_pool, source_weights)
+
+
+def _item_weights(rows: list[dict], source_weights: dict[int, tuple[float, str]]):
+    """Each row's source weight and the source it comes from: of the subscription's sources
+    that have the item, the one weighted most (1, "" when none is weighted). One query."""
+    weights = [(1.0, "")] * len(rows)
+    if not source_weights or not rows:
+        return weights
+    by_item: dict[int, tuple[float, str]] = {}
+    for item_id, source_id in ContentItemSource.objects.filter(
+        item_id__in=id_set([row["id"] for row in rows]), source_id__in=list(source_weights)
+    ).values_list("item_id", "source_id"):
+        weight = source_weights[source_id]
+        if item_id not in by_item or weight[0] > by_item[item_id][0]:
+            by_item[item_id] = weight
+    return [by_item.get(row["id"], (1.0, "")) for row in rows]
 
 
 def _rows(subscription: Subscription, candidate_ids, *, since, until) -> list[dict]:
@@ -320,15 +368,17 @@ def score_candidates(
     and not `personal`: one reader's saved and dismissed items do not shape what everyone sees."""
     interests = interests_for(subscription)
     query = Query.from_interests(interests)
-    rows, from_pool = _candidate_rows(subscription, query, now, source_ids)
+    candidates = _candidate_rows(subscription, query, now, source_ids)
     rows, docs, ranked = _with_feedback(
-        subscription, interests, query, rows, from_pool=from_pool, now=now
+        subscription, interests, query, candidates.rows, from_pool=candidates.from_pool, now=now
     )
     if personal and rows:
         feedback = reader_feedback(subscription.owner_id, query, now=now)
         feedback.apply(ranked, docs, [row["site_name"] for row in rows])
+    item_weights = _item_weights(rows, candidates.source_weights)
+    weigh_by_source(ranked, [weight for weight, _source in item_weights])
     scored: list[Candidate] = []
-    for row, rel in zip(rows, ranked, strict=True):
+    for row, rel, (weight, weighted_source) in zip(rows, ranked, item_weights, strict=True):
         if rel.score == 0:
             continue
         total = overall(
@@ -354,6 +404,8 @@ def score_candidates(
                 liked=rel.liked,
                 disliked=rel.disliked,
                 muted_source=rel.muted_source,
+                source_weight=weight,
+                weighted_source=weighted_source,
                 strengths=row["strengths"] or "",
             )
         )

@@ -26,6 +26,8 @@ candidates (`rank()`):
   differently. They are shown in "why selected" as related words.
 - The reader's own saved, read and dismissed items (`Feedback`) lift or lower what resembles
   them, and a source they keep dismissing counts less; "why selected" says so.
+- A source the reader weighted in the subscription (`weigh_by_source`) scales its items'
+  relevance; "why selected" says so too.
 
 A negative keyword anywhere in title or summary excludes the item. Impact adds freshness
 (half-life 36 h) to the item's stored, source-based impact (ingest.text.scores.impact_at).
@@ -670,6 +672,14 @@ class Feedback:
                 relevance.muted_source = site
                 factor *= MUTED_SOURCE_FACTOR
             relevance.score = max(1, min(100, round(relevance.score * factor)))
+
+
+def weigh_by_source(ranked: Sequence[Relevance], weights: Sequence[float]) -> None:
+    """Scale each item's relevance by the weight the reader gave its source in this
+    subscription (SubscriptionSource.weight: 1 is normal)."""
+    for relevance, weight in zip(ranked, weights, strict=True):
+        if relevance.score and weight != 1:
+            relevance.score = max(1, min(100, round(relevance.score * weight)))
 
 
 def _item_words(items: Sequence[dict], skip: frozenset[str] | set[str]):

@@ -43,6 +43,8 @@ from digests.delivery import endpoints, service
 from digests.delivery.addresses import recipient_for
 from digests.models import (
     MAX_ITEMS_HARD_CAP,
+    SOURCE_WEIGHT_MAX,
+    SOURCE_WEIGHT_MIN,
     Delivery,
     Run,
     RunItem,
@@ -100,6 +102,10 @@ class SecretSerializer(ResponseSerializer):
 
 class SubscriptionSerializer(ResponseModelSerializer):
     source_ids = serializers.SerializerMethodField()
+    source_weights = serializers.SerializerMethodField(
+        help_text="How much each source counts in the ranking, by source id: 1 is normal, "
+        f"{SOURCE_WEIGHT_MIN} to {SOURCE_WEIGHT_MAX:g}."
+    )
     reading_levels = serializers.ListField(
         child=serializers.ChoiceField(choices=LEVELS),
         help_text="Keep only items rated at these reading levels; empty = any level.",
@@ -128,6 +134,7 @@ class SubscriptionSerializer(ResponseModelSerializer):
             "interests",
             "negative_keywords",
             "source_ids",
+            "source_weights",
             "min_score",
             "max_items",
             "content_window_hours",
@@ -160,6 +167,15 @@ class SubscriptionSerializer(ResponseModelSerializer):
 
     def get_source_ids(self, obj) -> list[int]:
         return sorted(s.source_id for s in obj.subscriptionsource_set.all())
+
+    @extend_schema_field(
+        serializers.DictField(child=serializers.FloatField(), help_text="By source id.")
+    )
+    def get_source_weights(self, obj) -> dict[str, float]:
+        return {
+            str(s.source_id): s.weight
+            for s in sorted(obj.subscriptionsource_set.all(), key=lambda s: s.source_id)
+        }
 
     def get_email_recipient(self, obj) -> str:
         return recipient_for(obj)
@@ -215,6 +231,13 @@ class SubscriptionInputSerializer(StrictSerializer):
         max_length=500,
         required=False,
         help_text="Sources from your library (`source_id` of /api/v1/sources).",
+    )
+    source_weights = serializers.DictField(
+        child=serializers.JSONField(),
+        required=False,
+        help_text="How much a source counts in the ranking, by source id (a key of this "
+        f"subscription's source_ids): a number from {SOURCE_WEIGHT_MIN} to "
+        f"{SOURCE_WEIGHT_MAX:g}, 1 is normal; sources not named keep theirs.",
     )
     length = StrictChoiceField(
         choices=list(LENGTH_PRESETS),

@@ -21,7 +21,14 @@ from billing import limits
 from config import leases
 from digests.delivery import endpoints
 from digests.delivery.subject import SubjectTemplateError, check_subject_template
-from digests.models import MAX_ITEMS_HARD_CAP, Run, Subscription, SubscriptionSource
+from digests.models import (
+    MAX_ITEMS_HARD_CAP,
+    SOURCE_WEIGHT_MAX,
+    SOURCE_WEIGHT_MIN,
+    Run,
+    Subscription,
+    SubscriptionSource,
+)
 from digests.schedules.next_run import (
     ScheduleError,
     next_run_after,
@@ -316,6 +323,11 @@ def clean_input(data: dict, *, user, now: datetime, instance: Subscription | Non
                 }
             clean["source_ids"] = sorted(wanted)
 
+    if "source_weights" in data:
+        clean["source_weights"] = _source_weights(
+            data["source_weights"], clean.get("source_ids"), instance, errors
+        )
+
     topic = clean.get("topic", instance.topic if instance else "")
     interests = clean.get("interests", instance.interests if instance else [])
     source_ids = clean.get("source_ids")
@@ -369,16 +381,60 @@ def _schedule_next(subscription: Subscription, now: datetime) -> None:
         subscription.next_run_at = subscription.run_at
 
 
-def _set_sources(subscription: Subscription, source_ids: list[int]) -> None:
-    SubscriptionSource.objects.filter(subscription=subscription).exclude(
-        source_id__in=source_ids
-    ).delete()
-    SubscriptionSource.objects.bulk_create(
-        [SubscriptionSource(subscription=subscription, source_id=i) for i in source_ids],
-        ignore_conflicts=True,
-    )
-    # Seed 002's subscription hash, in the same transaction as the change.
-    source_sets.refresh_subscriptions([subscription.pk])
+def _source_weights(value, source_ids, instance, errors) -> dict[int, float]:
+    """{source id: weight} for sources of the subscription (as `source_ids` leaves it), each
+    from SOURCE_WEIGHT_MIN to SOURCE_WEIGHT_MAX."""
+    rule = _("Must map source ids of this subscription to weights from %(min)s to %(max)s.") % {
+        "min": SOURCE_WEIGHT_MIN,
+        "max": f"{SOURCE_WEIGHT_MAX:g}",
+    }
+    if not isinstance(value, dict):
+        errors["source_weights"] = rule
+        return {}
+    weights = {}
+    for key, weight in value.items():
+        if (
+            not str(key).isdigit()
+            or isinstance(weight, bool)
+            or not isinstance(weight, int | float)
+            or not SOURCE_WEIGHT_MIN <= weight <= SOURCE_WEIGHT_MAX
+        ):
+            errors["source_weights"] = rule
+            return {}
+        weights[int(key)] = float(weight)
+    if source_ids is None:
+        source_ids = (
+            list(instance.subscriptionsource_set.values_list("source_id", flat=True))
+            if instance is not None and instance.pk
+            else []
+        )
+    if unknown := sorted(set(weights) - set(source_ids)):
+        errors["source_weights"] = _("Not a source of this subscription: %(ids)s.") % {
+            "ids": ", ".join(map(str, unknown))
+        }
+        return {}
+    return weights
+
+
+def _set_sources(
+    subscription: Subscription, source_ids: list[int] | None, weights: dict[int, float] | None
+) -> None:
+    """The subscription's sources become `source_ids` (None: unchanged), and the sources named
+    in `weights` take their weight."""
+    if source_ids is not None:
+        SubscriptionSource.objects.filter(subscription=subscription).exclude(
+            source_id__in=source_ids
+        ).delete()
+        SubscriptionSource.objects.bulk_create(
+            [SubscriptionSource(subscription=subscription, source_id=i) for i in source_ids],
+            ignore_conflicts=True,
+        )
+        # Seed 002's subscription hash, in the same transaction as the change.
+        source_sets.refresh_subscriptions([subscription.pk])
+    for source_id, weight in (weights or {}).items():
+        SubscriptionSource.objects.filter(subscription=subscription, source_id=source_id).update(
+            weight=weight
+        )
 
 
 def _check_plan(
@@ -410,6 +466,7 @@ def create_subscription(user, data: dict, *, now: datetime) -> Subscription:
     endpoint's secret: the one time it is available in clear."""
     clean = clean_input(data, user=user, now=now)
     source_ids = clean.pop("source_ids", [])
+    source_weights = clean.pop("source_weights", None)
     webhook_url = clean.pop("webhook_url", "")
     if not clean.get("interests") and clean.get("topic"):
         # A topic in plain words and no interests: derive them (a model call at most, made
@@ -430,7 +487,7 @@ def create_subscription(user, data: dict, *, now: datetime) -> Subscription:
         subscription = Subscription(owner=user, **clean)
         _schedule_next(subscription, now)
         subscription.save()
-        _set_sources(subscription, source_ids)
+        _set_sources(subscription, source_ids, source_weights)
         subscription.webhook_secret = endpoints.set_url(subscription, webhook_url, now=now)
         inbox_changed(user.pk)  # the Inbox's filter lists subscriptions by name
     return subscription
@@ -522,6 +579,7 @@ def update_subscription(subscription: Subscription, data: dict, *, now: datetime
     `subscription.webhook_secret` (else None)."""
     clean = clean_input(data, user=subscription.owner, now=now, instance=subscription)
     source_ids = clean.pop("source_ids", None)
+    source_weights = clean.pop("source_weights", None)
     webhook_url = clean.pop("webhook_url", None)
     subscription.webhook_secret = None
     schedule_changed = any(k in clean for k in ("cron", "timezone", "run_at"))
@@ -545,8 +603,8 @@ def update_subscription(subscription: Subscription, data: dict, *, now: datetime
                 subscription.status = Subscription.Status.ACTIVE
             _schedule_next(subscription, now)
         subscription.save()
-        if source_ids is not None:
-            _set_sources(subscription, source_ids)
+        if source_ids is not None or source_weights:
+            _set_sources(subscription, source_ids, source_weights)
         if webhook_url is not None:
             subscription.webhook_secret = endpoints.set_url(subscription, webhook_url, now=now)
         inbox_changed(subscription.owner_id)  # its name shows on the Inbox
