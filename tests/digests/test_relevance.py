@@ -78,3 +78,25 @@ def test_without_a_key_relevance_stays_keyword_based(alice, now):
         run = run_brief(alice, now)
     assert titles(run)[0] == "PostgreSQL story 1"
     assert LLMCall.objects.count() == 0
+
+
+@override_settings(LLM_RELEVANCE_ENABLED=True, LLM_RELEVANCE_TOP_N=3)
+def test_two_readers_with_the_same_interests_share_one_model_answer(fake, alice, bob, now):
+    # The combination cache: the same items, interests and language are one request, whoever
+    # asks; both briefs carry the model's ranking and reasons.
+    add_stories(now)
+    first, second = run_brief(alice, now), run_brief(bob, now)
+    assert len(fake.requests_for("score_relevance")) == 1
+    assert titles(first) == titles(second) == [f"PostgreSQL story {n}" for n in (3, 2, 1, 4)]
+    assert second.items.get(rank=1).reason.startswith("Semantically about PostgreSQL story 3")
+
+
+@override_settings(LLM_RELEVANCE_ENABLED=True)
+def test_a_malformed_answer_keeps_the_keyword_ranking(fake, alice, now):
+    add_stories(now)
+    # Asked again once for a usable answer (digests/ai/llm.py), and malformed again.
+    for _ in range(2):
+        fake.queue(fake_api.tool({"items": [{"ref": 99}]}))
+    run = run_brief(alice, now)
+    assert run.status == "succeeded"
+    assert titles(run) == [f"PostgreSQL story {n}" for n in (1, 2, 3, 4)]
