@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
+from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -26,6 +27,7 @@ from config.api.fields import (
 from config.api.pagination import (
     CURSOR_PARAM,
     PAGE_PARAMS,
+    OffsetCursorPagination,
     cursor_page_response,
     invalid_cursor,
     page_of,
@@ -313,10 +315,14 @@ class PushDeviceSerializer(ResponseSerializer):
     last_sent_at = serializers.DateTimeField(allow_null=True)
 
 
-class PushDeviceListView(APIView):
-    @extend_schema(responses=PushDeviceSerializer(many=True))
-    def get(self, request):
-        return Response(PushDeviceSerializer(devices_of(request.user), many=True).data)
+class PushDeviceListView(ListAPIView):
+    """The reader's browsers registered for Web Push, oldest first, as every list: a page."""
+
+    serializer_class = PushDeviceSerializer
+    pagination_class = OffsetCursorPagination
+
+    def get_queryset(self):
+        return devices_of(self.request.user)
 
     @extend_schema(
         request=PushDeviceInputSerializer,

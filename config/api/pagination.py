@@ -107,6 +107,9 @@ class NewestFirstCursorPagination(CursorPagination):
         return read_limit(request, self.page_size, self.max_page_size)
 
     def decode_cursor(self, request):
+        if request.query_params.get(CURSOR_PARAM) == "":
+            # DRF reads an empty cursor as the first page; every list of the API refuses it.
+            raise invalid_cursor()
         try:
             return super().decode_cursor(request)
         except NotFound:

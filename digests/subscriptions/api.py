@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
@@ -97,7 +98,8 @@ class WebhookSerializer(ResponseModelSerializer):
 
 
 class SecretSerializer(ResponseSerializer):
-    secret = serializers.CharField(help_text="Shown this once: store it now.")
+    # The same name as in the response that created the webhook.
+    webhook_secret = serializers.CharField(help_text="Shown this once: store it now.")
 
 
 class SubscriptionSerializer(ResponseModelSerializer):
@@ -699,15 +701,19 @@ class WebhookRotateSecretView(APIView):
     @extend_schema(request=None, responses=SecretSerializer)
     def post(self, request, subscription_id: int):
         endpoint = _webhook(request, subscription_id)
-        return Response({"secret": endpoints.rotate_secret(endpoint, now=timezone.now())})
+        secret = endpoints.rotate_secret(endpoint, now=timezone.now())
+        return Response({"webhook_secret": secret})
 
 
 class WebhookTestView(APIView):
     """Send a test event now (once, no retries) and answer with how it went."""
 
-    @extend_schema(request=None, responses=DeliverySerializer)
+    @extend_schema(request=None, responses={200: DeliverySerializer, 409: ERROR_RESPONSE})
     def post(self, request, subscription_id: int):
         endpoint = _webhook(request, subscription_id)
+        if not endpoint.enabled:
+            message = _("The webhook is disabled: enable it before sending a test event.")
+            raise APIConflictError(message, {"webhook": message})
         delivery = service.send_test_event(endpoint, now=timezone.now())
         return Response(DeliverySerializer(delivery).data)
 

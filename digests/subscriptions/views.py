@@ -105,7 +105,7 @@ def _cost_estimate(request, form, now) -> estimates.Estimate | None:
         return estimates.estimate(
             request.user, cron=cron, timezone=zone, source_ids=source_ids, now=now
         )
-    except ScheduleError:
+    except (ScheduleError, estimates.EstimateSourceError):
         return None
 
 

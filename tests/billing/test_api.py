@@ -10,6 +10,8 @@ from django.db import connection
 from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 
+from ingest.library.sources import add_to_library
+from ingest.models import Source
 from tests.conftest import api_client_for, make_user
 from tests.factories import charged_run, on_plan
 
@@ -71,7 +73,8 @@ def test_an_estimate_before_creating(api, alice, now):
         "per_month_max": 210,
         "monthly_credits": 100,
         "balance": 100,
-        "tier": "Free",
+        "tier": "free",  # the key, as /billing/balance says it
+        "tier_label": "Free",
         "fits_plan": True,
         "plan_refusal": "",
     }
@@ -92,6 +95,28 @@ def test_a_bad_estimate_query_is_a_400_naming_the_field(api, query, field):
     response = api.get("/api/v1/billing/estimate", query)
     assert response.status_code == 400
     assert field in response.json()["error"]["fields"]
+
+
+def test_an_estimate_says_nothing_about_another_readers_sources(api, alice, bob, now):
+    search = Source.objects.create(
+        type="search",
+        config={"query": "bob's secret"},
+        config_hash="s" * 64,
+        refresh_mode=Source.RefreshMode.ON_RUN,
+    )
+    add_to_library(bob, search)
+    response = api.get(
+        "/api/v1/billing/estimate", {"cron": "0 8 * * *", "source_ids": str(search.pk)}
+    )
+    assert response.status_code == 400
+    assert "Not in your source library" in response.json()["error"]["fields"]["source_ids"]
+    add_to_library(alice, search)
+    with time_machine.travel(now, tick=False):
+        mine = api.get(
+            "/api/v1/billing/estimate", {"cron": "0 8 * * *", "source_ids": str(search.pk)}
+        )
+    assert mine.status_code == 200
+    assert mine.json()["per_run_max"] > 0
 
 
 def test_staff_read_spend_by_operation_user_and_tier(alice, bob, now):

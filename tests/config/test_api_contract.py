@@ -257,12 +257,16 @@ def test_an_unhandled_error_under_the_api_is_a_json_500(api, monkeypatch):
         "/api/v1/topics",
         "/api/v1/public/topics",
         "/api/v1/inbox/items",
+        "/api/v1/billing/transactions",
+        "/api/v1/push/devices",
     ],
 )
 def test_every_collection_is_a_page_with_next_previous_and_results(api, owned, path):
     body = api.get(f"{path}?limit=1").json()
     assert set(body) == {"next", "previous", "results"}
     assert isinstance(body["results"], list)
+    # A cursor the API did not make, even an empty one, is refused the same way everywhere.
+    assert_error(api.get(f"{path}?cursor="), 400, "cursor")
 
 
 def test_following_next_reads_every_item_once(api, alice, now):

@@ -98,7 +98,7 @@ def test_the_webhook_secret_is_in_the_creating_response_only(api, alice, now):
     assert "webhook_secret" not in api.get(url).json()
     again = api.patch(url, {"webhook_url": "https://hooks.example/other"}, format="json")
     assert "webhook_secret" not in again.json()
-    rotated = api.post(f"{url}/webhook/rotate-secret").json()["secret"]
+    rotated = api.post(f"{url}/webhook/rotate-secret").json()["webhook_secret"]
     assert rotated.startswith("whsec_") and rotated != secret
     assert api.patch(url, {"webhook_url": ""}, format="json").json()["webhook"] is None
 
@@ -158,6 +158,12 @@ def test_the_deliveries_log_and_a_test_event(api, alice, now, fixture_server):
     assert [d["id"] for d in log["results"]] == [sent["id"]]
     off = api.post(f"{base}/webhook/disable").json()
     assert off["enabled"] is False and off["disabled_reason"] == "Turned off by you."
+    # A disabled webhook sends nothing, test events included, and says why.
+    refused = api.post(f"{base}/webhook/test")
+    assert refused.status_code == 409
+    assert "disabled" in refused.json()["error"]["fields"]["webhook"]
+    assert api.get(f"{base}/deliveries").json()["results"][0]["id"] == sent["id"]
+    assert len(fixture_server.posts) == 1
     assert api.post(f"{base}/webhook/enable").json()["enabled"] is True
 
 

@@ -310,13 +310,13 @@ def test_the_api_lists_and_deletes_only_your_devices(api, alice, bob, now, vapid
     created = api.post("/api/v1/push/devices", body, format="json")
     assert created.status_code == 201
     device_id = created.json()["id"]
-    assert [d["id"] for d in api.get("/api/v1/push/devices").json()] == [device_id]
+    assert [d["id"] for d in api.get("/api/v1/push/devices").json()["results"]] == [device_id]
     assert api.get("/api/v1/push/config").json()["public_key"] == VAPID_PUBLIC
 
     from tests.conftest import api_client_for
 
     other = api_client_for(bob)
-    assert other.get("/api/v1/push/devices").json() == []
+    assert other.get("/api/v1/push/devices").json()["results"] == []
     assert other.delete(f"/api/v1/push/devices/{device_id}").status_code == 404
     assert api.delete(f"/api/v1/push/devices/{device_id}").status_code == 204
     assert api.delete(f"/api/v1/push/devices/{device_id}").status_code == 404
