@@ -31,7 +31,8 @@
   const showField = (element, visible) => {
     const field = element && element.closest(".field");
     if (field) {
-      field.hidden = !visible;
+      // A field the server refused stays in sight whatever the preset: its error is the news.
+      field.hidden = !visible && !field.classList.contains("has-error");
     }
   };
 
@@ -226,5 +227,13 @@
     source.addEventListener("change", schedule);
   }
   syncFields();
-  refresh();
+  // After a refused submit the server's error on the schedule is what the reader must see (a
+  // plan's limit, which the preview endpoint does not know): no preview replaces it until the
+  // reader changes the schedule.
+  const refused = [cron, zone, time, day].some((element) =>
+    element?.closest(".field")?.classList.contains("has-error"),
+  );
+  if (!refused) {
+    refresh();
+  }
 })();
