@@ -31,7 +31,7 @@ def in_view_and_focused(page, field_id: str) -> None:
     assert page.evaluate("() => document.activeElement && document.activeElement.id") == field_id
     box = page.locator(f"#field-{field_id.removeprefix('id_')} p.error").first.bounding_box()
     height = page.viewport_size["height"]
-    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= height, box
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, box
 
 
 @pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["390", "1280"])
