@@ -1,0 +1,33 @@
+"""Every id a form control names in aria-describedby exists on the page (its help text, its
+error), on the subscription form as a reader meets it — fresh, and after a refusal."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = pytest.mark.django_db
+
+
+def dangling_references(html: str) -> set[str]:
+    ids = set(re.findall(r'\bid="([^"]+)"', html))
+    named = {
+        name for value in re.findall(r'aria-describedby="([^"]+)"', html) for name in value.split()
+    }
+    return named - ids
+
+
+def test_aria_describedby_names_only_ids_on_the_page(client, alice):
+    client.force_login(alice)
+    fresh = client.get("/subscriptions/new/").content.decode()
+    assert "aria-describedby" in fresh
+    assert dangling_references(fresh) == set()
+    refused = client.post(
+        "/subscriptions/new/",
+        {"name": "", "schedule_preset": "advanced", "cron": "not a schedule", "timezone": "UTC"},
+    )
+    assert refused.status_code == 200
+    html = refused.content.decode()
+    assert 'class="error"' in html
+    assert dangling_references(html) == set()
