@@ -31,3 +31,12 @@ def test_aria_describedby_names_only_ids_on_the_page(client, alice):
     html = refused.content.decode()
     assert 'class="error"' in html
     assert dangling_references(html) == set()
+
+
+def test_the_sources_field_says_why_it_is_empty(client, alice):
+    client.force_login(alice)
+    html = client.get("/subscriptions/new/").content.decode()
+    field = html[html.index('id="field-source_ids"') :]
+    field = field[: field.index('class="field', 1)]
+    assert 'name="source_ids"' not in field  # nothing to tick
+    assert "Your library has no sources yet." in field

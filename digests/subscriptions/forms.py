@@ -298,6 +298,12 @@ class SubscriptionForm(forms.Form):
         self.fields["source_ids"].choices = [
             (str(us.source_id), us.display_name or str(us.source)) for us in library
         ]
+        if not self.fields["source_ids"].choices:
+            # An empty "Sources" heading reads like a fault: say why there is nothing to tick.
+            self.fields["source_ids"].help_text = _(
+                "Your library has no sources yet. Add feeds or pages on the Sources page; "
+                "until then this subscription reads the shared pool."
+            )
         if max_items is not None and max_items not in LENGTH_PRESETS.values():
             # Set through the API to a number no preset has: editing keeps it unless changed.
             self.fields["length"].required = False
