@@ -54,24 +54,6 @@
     return days ? `${minute} ${hour} * * ${days}` : "";
   };
 
-  const formatRun = (iso, timeZone) => {
-    try {
-      return new Intl.DateTimeFormat(document.documentElement.lang || undefined, {
-        timeZone,
-        weekday: "short",
-        year: "numeric",
-        month: "short",
-        day: "numeric",
-        hour: "2-digit",
-        minute: "2-digit",
-        hourCycle: "h23",
-        timeZoneName: "short",
-      }).format(new Date(iso));
-    } catch {
-      return iso; // a zone the browser does not know: show the instant as sent
-    }
-  };
-
   const clear = () => {
     words.textContent = "";
     runs.replaceChildren();
@@ -101,17 +83,19 @@
     field.classList.add("has-error");
   };
 
-  const render = (body, timeZone) => {
+  // The runs as the server words them (config/moments.py, the product's one time format: the
+  // reader's language, local time with its zone), never the browser's own format.
+  const render = (body) => {
     clear();
     clearFieldErrors();
     words.textContent = body.description;
     heading.hidden = false;
     runs.replaceChildren(
-      ...body.next_runs.map((iso) => {
+      ...body.next_runs.map((iso, index) => {
         const item = document.createElement("li");
         const when = document.createElement("time");
         when.dateTime = iso;
-        when.textContent = formatRun(iso, timeZone);
+        when.textContent = body.next_runs_display[index];
         item.append(when);
         return item;
       }),
@@ -156,7 +140,7 @@
       }
       const body = await response.json();
       if (response.ok) {
-        render(body, timeZone);
+        render(body);
       } else {
         renderError(body);
       }

@@ -4,6 +4,8 @@ server's error off the edit page."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.utils import timezone
 
@@ -74,6 +76,11 @@ def test_a_refused_schedule_stays_said_in_view_and_focused(live_server, page, si
     page.fill("#id_interests", "PostgreSQL")
     page.select_option("#id_schedule_preset", "advanced")
     page.fill("#id_cron", "* * * * *")
+    # The preview words its runs in the product's one format: local time with its zone.
+    first_run = page.locator("[data-schedule-runs] time").first
+    first_run.wait_for()
+    assert re.search(r"\d\d:\d\d CES?T$", first_run.inner_text())
+    assert ("年" in first_run.inner_text()) == (language == "zh-hans")
     page.locator("form:has(#id_cron) > button[type=submit]").click()
     page.wait_for_load_state("networkidle")
     assert TOO_OFTEN[language] in page.locator("#field-cron p.error").inner_text()
