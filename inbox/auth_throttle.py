@@ -164,15 +164,22 @@ def login_succeeded(request, identifier: str, *, now: datetime) -> None:
     _give_back(counted, now)
 
 
+RESET_QUIET_SCOPE = "reset-requester-account"
+
+
 def password_reset_attempt(request, email: str, *, now: datetime) -> Refusal | None:
-    """Count a password-reset request: per client address, then per account (each one mails)."""
+    """Count a password-reset request (each one mails): per client address, then per
+    (client address, account). Both count the requester, never the account alone: a count per
+    account let anyone's three requests block the owner's own reset for an hour. A refusal of
+    the second scope (`RESET_QUIET_SCOPE`) is answered like a success without a mail, so it
+    tells nobody whether the account exists or was asked for."""
     window = settings.PASSWORD_RESET_WINDOW_SECONDS
     address = throttle_bucket(client_address(request))
     checks = [
         ("reset-address", f"reset:address:{address}", settings.PASSWORD_RESET_ADDRESS_LIMIT),
         (
-            "reset-account",
-            f"reset:account:{account_key(email)}",
+            RESET_QUIET_SCOPE,
+            f"reset:pair:{address}:{account_key(email)}",
             settings.PASSWORD_RESET_ACCOUNT_LIMIT,
         ),
     ]
