@@ -1,6 +1,7 @@
 """One throttle for every way to prove who you are: the console login, the admin login (both
 through the authentication backend, so any future surface that calls `authenticate()` is
-covered too) and the password-reset form.
+covered too), the password-reset form, and API tokens (failed bearer authentications per
+client address, `api_authentication_*`).
 
 Limits, checked in this order for each login attempt; the first one exhausted refuses it, and
 the later ones do not count it:
@@ -188,6 +189,34 @@ def password_reset_attempt(request, email: str, *, now: datetime) -> Refusal | N
         if wait is not None:
             return Refusal(scope, wait)
     return None
+
+
+def _api_failure_key(request) -> str:
+    return f"api-auth:address:{throttle_bucket(client_address(request))}"
+
+
+def api_authentication_refused(request, *, now: datetime) -> Refusal | None:
+    """Whether this client address spent its failed API authentications
+    (`API_AUTH_FAILURE_LIMIT` in `API_AUTH_FAILURE_WINDOW_SECONDS`): then no token is checked.
+    A read only; a good token costs no write."""
+    row = AuthThrottleCounter.objects.filter(
+        key=_api_failure_key(request), window_ends_at__gt=now
+    ).first()
+    if row is None or row.count < settings.API_AUTH_FAILURE_LIMIT:
+        return None
+    return Refusal("api-address", max(1, math.ceil((row.window_ends_at - now).total_seconds())))
+
+
+def api_authentication_failed(request, *, now: datetime) -> Refusal | None:
+    """Count one failed API authentication for this client address (atomically); a Refusal
+    when that was past the limit."""
+    wait = _count(
+        _api_failure_key(request),
+        limit=settings.API_AUTH_FAILURE_LIMIT,
+        window=settings.API_AUTH_FAILURE_WINDOW_SECONDS,
+        now=now,
+    )
+    return None if wait is None else Refusal("api-address", wait)
 
 
 def purge_expired(*, now: datetime) -> int:

@@ -8,6 +8,7 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 from rest_framework.permissions import SAFE_METHODS
 
+from inbox import auth_throttle
 from inbox.models import ApiToken
 from inbox.tokens import authenticate_token
 
@@ -22,13 +23,24 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
         scheme, _, credentials = header.partition(" ")
         if scheme.lower() != self.keyword.lower():
             return None
+        now = timezone.now()
+        # Failed authentications are throttled per client address (inbox/auth_throttle.py),
+        # before the token is looked at: guessing tokens costs the guesser, not the database.
+        refusal = auth_throttle.api_authentication_refused(request, now=now)
+        if refusal is not None:
+            raise exceptions.Throttled(wait=refusal.retry_after)
         credentials = credentials.strip()
-        if not credentials or " " in credentials:
-            raise exceptions.AuthenticationFailed(
-                "Malformed Authorization header: use 'Bearer <token>'."
-            )
-        token = authenticate_token(credentials, now=timezone.now())
+        token = None
+        if credentials and " " not in credentials:
+            token = authenticate_token(credentials, now=now)
         if token is None:
+            refusal = auth_throttle.api_authentication_failed(request, now=now)
+            if refusal is not None:
+                raise exceptions.Throttled(wait=refusal.retry_after)
+            if not credentials or " " in credentials:
+                raise exceptions.AuthenticationFailed(
+                    "Malformed Authorization header: use 'Bearer <token>'."
+                )
             raise exceptions.AuthenticationFailed("Invalid or revoked API token.")
         # Checked here, where every token request passes, rather than in each view's
         # permission classes (which a view may replace).

@@ -183,3 +183,27 @@ def test_concurrent_wrong_logins_never_check_more_passwords_than_the_limit():
 
     outcomes = at_once(guess, range(20))
     assert (outcomes.count("checked"), outcomes.count("refused")) == (5, 15), outcomes
+
+
+@override_settings(API_AUTH_FAILURE_LIMIT=5, API_AUTH_FAILURE_WINDOW_SECONDS=300)
+def test_failed_api_authentication_is_throttled_per_client_address(alice):
+    from rest_framework.test import APIClient
+
+    from inbox.tokens import issue_token
+
+    guesser = APIClient(REMOTE_ADDR="203.0.113.9")
+    answers = []
+    for n in range(8):
+        guesser.credentials(HTTP_AUTHORIZATION=f"Bearer tid_wrong{n}")
+        answers.append(guesser.get("/api/v1/subscriptions"))
+    assert [a.status_code for a in answers] == [401] * 5 + [429] * 3
+    assert 290 <= int(answers[-1]["Retry-After"]) <= 300
+    assert answers[-1].json()["error"]["code"] == "throttled"
+    # Another address is not touched: the owner's good token works there.
+    _row, clear = issue_token(alice, "tests")
+    owner = APIClient(REMOTE_ADDR="198.51.100.7")
+    owner.credentials(HTTP_AUTHORIZATION=f"Bearer {clear}")
+    assert owner.get("/api/v1/subscriptions").status_code == 200
+    # Good tokens cost no count: many requests later the owner is still in.
+    for _ in range(6):
+        assert owner.get("/api/v1/subscriptions").status_code == 200
