@@ -68,6 +68,9 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Anonymous hits on cached public pages are answered here, before sessions and auth.
     "topics.http_cache.PublicPageCacheMiddleware",
+    # `Cache-Control: private, no-store` on every answer to a signed-in user (its response
+    # half runs after every later middleware's): config/private_cache.py.
+    "config.private_cache.PrivateCacheControlMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # 429 + Retry-After for any refused login or password reset (inbox/auth_throttle.py).
     "inbox.middleware.AuthThrottleMiddleware",
