@@ -195,18 +195,6 @@ def _api_failure_key(request) -> str:
     return f"api-auth:address:{throttle_bucket(client_address(request))}"
 
 
-def api_authentication_refused(request, *, now: datetime) -> Refusal | None:
-    """Whether this client address spent its failed API authentications
-    (`API_AUTH_FAILURE_LIMIT` in `API_AUTH_FAILURE_WINDOW_SECONDS`): then no token is checked.
-    A read only; a good token costs no write."""
-    row = AuthThrottleCounter.objects.filter(
-        key=_api_failure_key(request), window_ends_at__gt=now
-    ).first()
-    if row is None or row.count < settings.API_AUTH_FAILURE_LIMIT:
-        return None
-    return Refusal("api-address", max(1, math.ceil((row.window_ends_at - now).total_seconds())))
-
-
 def api_authentication_failed(request, *, now: datetime) -> Refusal | None:
     """Count one failed API authentication for this client address (atomically); a Refusal
     when that was past the limit."""

@@ -24,16 +24,14 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
         if scheme.lower() != self.keyword.lower():
             return None
         now = timezone.now()
-        # Failed authentications are throttled per client address (inbox/auth_throttle.py),
-        # before the token is looked at: guessing tokens costs the guesser, not the database.
-        refusal = auth_throttle.api_authentication_refused(request, now=now)
-        if refusal is not None:
-            raise exceptions.Throttled(wait=refusal.retry_after)
         credentials = credentials.strip()
         token = None
         if credentials and " " not in credentials:
             token = authenticate_token(credentials, now=now)
         if token is None:
+            # Failed authentications are counted per client address (inbox/auth_throttle.py):
+            # past the limit the answer is 429 with Retry-After, not another 401. A good token
+            # costs nothing here.
             refusal = auth_throttle.api_authentication_failed(request, now=now)
             if refusal is not None:
                 raise exceptions.Throttled(wait=refusal.retry_after)
