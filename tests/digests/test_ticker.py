@@ -1,6 +1,7 @@
 """The dispatcher tick's own loop (digests/schedules/ticker.py, `manage.py tick --loop`): it
 ticks on the beat whatever the task queue holds, because it is not in the queue — a 2,000-run
-backlog in the broker does not delay the claim of a subscription that comes due."""
+backlog in the broker does not delay the claim of a subscription that comes due, nor the
+reclaim of a dead worker's run."""
 
 from __future__ import annotations
 
@@ -53,7 +54,9 @@ def queued_not_run(monkeypatch):
     monkeypatch.setattr(Conf, "SYNC", False)
 
 
-def test_the_tick_is_on_time_behind_a_2000_run_backlog(alice, bob, now, queued_not_run):
+def test_the_tick_claims_and_reclaims_on_time_behind_a_2000_run_backlog(
+    alice, bob, now, queued_not_run
+):
     backlog = create_subscription(
         bob, {"name": "Busy", "interests": ["PostgreSQL"], "cron": "0 8 * * *"}, now=now
     )
@@ -74,6 +77,16 @@ def test_the_tick_is_on_time_behind_a_2000_run_backlog(alice, bob, now, queued_n
         alice, {"name": "Due", "interests": ["Quokka"], "cron": "0 8 * * *"}, now=now
     )
     Subscription.objects.filter(pk=due.pk).update(next_run_at=now - timedelta(seconds=1))
+    # A dead worker's run: running, its lease run out.
+    orphan = Run.objects.create(
+        subscription=due,
+        user=alice,
+        trigger=Run.Trigger.MANUAL,
+        scheduled_at=now - timedelta(minutes=5),
+        status=Run.Status.RUNNING,
+        attempts=1,
+        lease_expires_at=now - timedelta(seconds=1),
+    )
 
     lateness: list[float] = []
     with time_machine.travel(now, tick=False):
@@ -84,8 +97,9 @@ def test_the_tick_is_on_time_behind_a_2000_run_backlog(alice, bob, now, queued_n
             ticks=1,
             on_tick=lambda beat, late: lateness.append(late),
         )
-    run = Run.objects.get(subscription=due)
-    assert run.trigger == Run.Trigger.SCHEDULED
+    run = Run.objects.get(subscription=due, trigger=Run.Trigger.SCHEDULED)
+    orphan.refresh_from_db()
+    assert orphan.status == Run.Status.PENDING  # reclaimed in the same tick, re-enqueued
     assert lateness[0] < 1.0
     # Its run waits in the queue behind the backlog (with the tick's hourly chores); the tick
     # itself did not.
