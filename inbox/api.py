@@ -33,6 +33,7 @@ from config.api.pagination import (
     page_of,
     read_limit,
 )
+from config.api.responses import created as created_response
 from config.api.serializers import ResponseSerializer, StrictSerializer, read_body, read_query
 from digests.models import RunItem
 from inbox.listing import SHOW_CHOICES, Cursor, InboxFilter, inbox_page, inbox_stats
@@ -343,7 +344,13 @@ class PushDeviceListView(ListAPIView):
             label=data["label"],
             now=timezone.now(),
         )
-        return Response(PushDeviceSerializer(device).data, status=201 if created else 200)
+        return created_response(
+            request,
+            PushDeviceSerializer(device).data,
+            "api-push-device",
+            new=created,
+            device_id=device.pk,
+        )
 
 
 class PushDeviceDetailView(APIView):

@@ -21,6 +21,7 @@ from rest_framework.views import APIView
 from config.api.errors import APIInputError
 from config.api.fields import IdField, StrictCharField, StrictChoiceField
 from config.api.pagination import PAGE_PARAMS, OffsetCursorPagination
+from config.api.responses import created
 from config.api.serializers import (
     ResponseModelSerializer,
     StrictSerializer,
@@ -250,7 +251,7 @@ class TopicPublishView(ListAPIView):
             PublishInput(**{"title": "", **data}),
             now=timezone.now(),
         )
-        return Response(OwnedTopicSerializer(topic).data, status=status.HTTP_201_CREATED)
+        return created(request, OwnedTopicSerializer(topic).data, "api-topic", slug=topic.slug)
 
 
 def _owned_topic(request, slug: str) -> Topic:
@@ -308,9 +309,12 @@ class TopicFollowView(APIView):
         subscription = _topic_call(
             following.follow, request.user, topic, dict(tweaks), now=timezone.now()
         )
-        return Response(
+        return created(
+            request,
             SubscriptionSerializer(subscription).data,
-            status=status.HTTP_200_OK if existed else status.HTTP_201_CREATED,
+            "api-subscription",
+            new=not existed,
+            subscription_id=subscription.pk,
         )
 
 
@@ -319,4 +323,9 @@ class TopicForkView(APIView):
     def post(self, request, slug: str):
         topic = _followable(request, slug)
         subscription = _topic_call(following.fork, request.user, topic, now=timezone.now())
-        return Response(SubscriptionSerializer(subscription).data, status=status.HTTP_201_CREATED)
+        return created(
+            request,
+            SubscriptionSerializer(subscription).data,
+            "api-subscription",
+            subscription_id=subscription.pk,
+        )

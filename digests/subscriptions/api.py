@@ -30,6 +30,7 @@ from config.api.fields import (
     StrictIntegerField,
     StrictListField,
 )
+from config.api.responses import created
 from config.api.schema import ERROR_RESPONSE
 from config.api.serializers import (
     ResponseModelSerializer,
@@ -425,7 +426,12 @@ class SubscriptionListView(ListAPIView):
         subscription = _service_call(
             subscriptions.create_subscription, request.user, data, now=timezone.now()
         )
-        return Response(SubscriptionSerializer(subscription).data, status=status.HTTP_201_CREATED)
+        return created(
+            request,
+            SubscriptionSerializer(subscription).data,
+            "api-subscription",
+            subscription_id=subscription.pk,
+        )
 
 
 class SubscriptionDetailView(APIView):

@@ -17,6 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api.fields import StrictCharField, StrictChoiceField
+from config.api.responses import created
 from config.api.schema import ERROR_RESPONSE
 from config.api.serializers import ResponseSerializer, StrictSerializer, read_body, read_query
 from config.api.throttling import ScopedIPRateThrottle
@@ -187,7 +188,9 @@ class TransferCodeCreateView(APIView):
         data = read_body(TransferCodeInputSerializer, request)
         row, code = transfer.issue_code(request.user, data["scope"], now=timezone.now())
         body = {"id": row.pk, "code": code, "scope": row.scope, "expires_at": row.expires_at}
-        return Response(NewTransferCodeSerializer(body).data, status=status.HTTP_201_CREATED)
+        return created(
+            request, NewTransferCodeSerializer(body).data, "api-transfer-code", code_id=row.pk
+        )
 
 
 class TransferCodeRevokeView(APIView):

@@ -17,6 +17,7 @@ from rest_framework.views import APIView
 from config.api.errors import APIInputError
 from config.api.fields import StrictCharField
 from config.api.pagination import OffsetCursorPagination
+from config.api.responses import created
 from config.api.serializers import (
     ResponseModelSerializer,
     ResponseSerializer,
@@ -89,9 +90,12 @@ class SourceListView(ListAPIView):
             )
         except SourceError as exc:
             raise APIInputError({exc.field: exc.message}, code=exc.code) from None
-        return Response(
+        return created(
+            request,
             LibrarySourceSerializer(added.user_source).data,
-            status=status.HTTP_201_CREATED if added.created else status.HTTP_200_OK,
+            "api-source",
+            new=added.created,
+            user_source_id=added.user_source.pk,
         )
 
 
@@ -167,9 +171,9 @@ class PackInstallView(APIView):
             installed = install_pack(request.user, key, now=timezone.now())
         except PackError as exc:
             raise UnknownPack({exc.field: exc.message}, code=exc.code) from None
-        return Response(
-            PackInstallSerializer(installed).data,
-            status=status.HTTP_201_CREATED if installed.added else status.HTTP_200_OK,
+        # Several sources at once: the Location is the library that now holds them.
+        return created(
+            request, PackInstallSerializer(installed).data, "api-sources", new=bool(installed.added)
         )
 
 
