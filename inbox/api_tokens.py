@@ -21,6 +21,7 @@ from config.api.fields import StrictCharField, StrictChoiceField
 from config.api.pagination import OffsetCursorPagination
 from config.api.responses import created
 from config.api.serializers import ResponseModelSerializer, StrictSerializer, read_body
+from inbox.idempotency import idempotent
 from inbox.models import ApiToken
 from inbox.preferences import (
     AUTO,
@@ -70,6 +71,7 @@ class TokenListView(ListAPIView):
         return ApiToken.objects.filter(user=self.request.user, revoked_at__isnull=True)
 
     @extend_schema(request=TokenInputSerializer, responses={201: NewTokenSerializer})
+    @idempotent
     def post(self, request):
         data = read_body(TokenInputSerializer, request)
         try:

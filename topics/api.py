@@ -36,6 +36,7 @@ from digests.subscriptions.api import (
     SubscriptionSerializer,
 )
 from digests.subscriptions.service import SubscriptionInputError
+from inbox.idempotency import idempotent
 from topics import following, publishing, seo
 from topics.models import MAX_EDITIONS_LISTED, Edition, EditionItem, Topic
 from topics.publishing import PublishInput, TopicInputError
@@ -235,6 +236,7 @@ class TopicPublishView(ListAPIView):
     @extend_schema(
         request=PublishSerializer, responses={201: OwnedTopicSerializer, 403: TIER_LIMIT}
     )
+    @idempotent
     def post(self, request):
         data = dict(read_body(PublishSerializer, request))
         subscription = (
@@ -302,6 +304,7 @@ class TopicFollowView(APIView):
             403: TIER_LIMIT,
         },
     )
+    @idempotent
     def post(self, request, slug: str):
         topic = _followable(request, slug)
         tweaks = read_body(FollowSerializer, request)
@@ -320,6 +323,7 @@ class TopicFollowView(APIView):
 
 class TopicForkView(APIView):
     @extend_schema(request=None, responses={201: SubscriptionSerializer, 403: TIER_LIMIT})
+    @idempotent
     def post(self, request, slug: str):
         topic = _followable(request, slug)
         subscription = _topic_call(following.fork, request.user, topic, now=timezone.now())

@@ -22,6 +22,7 @@ from config.api.schema import ERROR_RESPONSE
 from config.api.serializers import ResponseSerializer, StrictSerializer, read_body, read_query
 from config.api.throttling import ScopedIPRateThrottle
 from config.client_address import client_address
+from inbox.idempotency import idempotent
 from inbox.models import TransferCode
 from inbox.portability import transfer
 from inbox.portability.export import encoded_chunks, stream_export
@@ -184,6 +185,7 @@ class TransferCodeCreateView(APIView):
         description="A one-time code another Tidings redeems to pull your export: good for "
         "15 minutes, once, for the scope chosen.",
     )
+    @idempotent
     def post(self, request):
         data = read_body(TransferCodeInputSerializer, request)
         row, code = transfer.issue_code(request.user, data["scope"], now=timezone.now())

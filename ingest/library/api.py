@@ -24,6 +24,7 @@ from config.api.serializers import (
     StrictSerializer,
     read_body,
 )
+from inbox.idempotency import idempotent
 from ingest.library.opml import (
     MAX_OPML_BYTES,
     OPML_CONTENT_TYPE,
@@ -82,6 +83,7 @@ class SourceListView(ListAPIView):
             200: OpenApiResponse(LibrarySourceSerializer, description="Already in your library."),
         },
     )
+    @idempotent
     def post(self, request):
         data = read_body(AddSourceSerializer, request)
         try:
