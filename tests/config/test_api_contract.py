@@ -370,3 +370,20 @@ def test_a_201_says_where_the_new_resource_lives(api, alice):
     assert api.get(location).json()["id"] == response.json()["id"]
     code = api.post("/api/v1/transfer/codes", {"scope": "saved"}, format="json")
     assert code["Location"].endswith(f"/api/v1/transfer/codes/{code.json()['id']}")
+
+
+def test_a_client_re_reads_only_what_changed(api, owned):
+    for path in (SUBSCRIPTIONS, f"{SUBSCRIPTIONS}/{owned.pk}"):
+        first = api.get(path)
+        etag = first["ETag"]
+        assert etag.startswith('"') and etag.endswith('"')
+        same = api.get(path, HTTP_IF_NONE_MATCH=etag)
+        assert same.status_code == 304
+        assert same.content == b""
+        assert same["ETag"] == etag
+        assert same["X-RateLimit-Remaining"]  # still counted against the allowance
+    api.patch(f"{SUBSCRIPTIONS}/{owned.pk}", {"name": "Renamed"}, format="json")
+    changed = api.get(f"{SUBSCRIPTIONS}/{owned.pk}", HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200
+    assert changed.json()["name"] == "Renamed"
+    assert changed["ETag"] != etag
