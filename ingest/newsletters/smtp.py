@@ -11,6 +11,7 @@ loop's default executor, where Django's synchronous ORM may run.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 
 from aiosmtpd.controller import Controller
@@ -76,8 +77,9 @@ def controller(
     enqueue: Callable[[int], None] = enqueue_read,
     clock=timezone.now,
 ) -> Controller:
-    """A started-on-demand listener (`.start()` / `.stop()`); port 0 picks a free one, read
-    back from `.server.sockets` once started."""
+    """A listener, started with `.start()` and stopped with `.stop()`."""
+    # aiosmtpd logs every SMTP command at INFO; what was refused is in our replies.
+    logging.getLogger("mail.log").setLevel(logging.WARNING)
     return Controller(
         MailinHandler(enqueue=enqueue, clock=clock),
         hostname=host,
