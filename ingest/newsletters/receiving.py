@@ -125,6 +125,12 @@ def dkim_note(raw: bytes, *, dnsfunc=None) -> str:
     return (f"DKIM: pass ({domain})" if ok else f"DKIM: fail ({domain})")[:300]
 
 
+def read_newsletter(source, prefetched=None) -> Fetched:
+    """The reader of `newsletter` sources in the refresh pipeline: there is nothing to fetch
+    (mail arrives by itself), so a refresh someone asks for finds no new entries."""
+    return Fetched(parsed=ParsedFeed(title="", site_url="", language=""))
+
+
 def issue_url(address: NewsletterAddress, key: str) -> str:
     """The issue's canonical address: a Tidings page its owner can open. It names the source,
     so two readers' copies of one newsletter are two items, never one shared row."""

@@ -19,6 +19,7 @@ Checks: every message became exactly one item; the big one was accepted.
 
 from __future__ import annotations
 
+import base64
 import smtplib
 import socket
 import statistics
@@ -64,12 +65,13 @@ def _messages(to: str, count: int, tag: str) -> list[bytes]:
 
 def _big(to: str, megabytes: int) -> bytes:
     paragraph = "<p>" + "Long newsletter paragraph with words in it. " * 20 + "</p>\n"
-    body = paragraph * (megabytes * 1024 * 1024 // len(paragraph))
+    # base64 makes 4 bytes of 3: the message, not its body, is `megabytes` long.
+    body = paragraph * (megabytes * 1024 * 1024 * 3 // 4 // len(paragraph))
     return (
         f"From: Big Letter <big@big.example>\r\nTo: {to}\r\nSubject: The long read\r\n"
         "Message-ID: <big-1@big.example>\r\nMIME-Version: 1.0\r\n"
         "Content-Type: text/html; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n"
-    ).encode() + __import__("base64").encodebytes(body.encode()).replace(b"\n", b"\r\n")
+    ).encode() + base64.encodebytes(body.encode()).replace(b"\n", b"\r\n")
 
 
 def _free_port() -> int:

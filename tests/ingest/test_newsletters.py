@@ -13,6 +13,7 @@ import pytest
 import time_machine
 from django.core.cache import cache
 from django.test import override_settings
+from django.urls import reverse
 
 from digests.runs import runner
 from digests.subscriptions.service import create_subscription, request_manual_run
@@ -305,3 +306,46 @@ def test_an_issue_reaches_the_next_brief_of_a_subscription_using_its_address(ali
     assert list(run.items.values_list("title", flat=True)) == [
         "The Weekly Query: PostgreSQL 18 in production"
     ]
+
+
+# --- the console ------------------------------------------------------------------------------
+
+
+def test_the_console_gives_out_copies_and_revokes_addresses(client, alice, bob, now):
+    client.force_login(alice)
+    assert reverse("ingest:newsletters").encode() in client.get(reverse("ingest:list")).content
+    client.post(reverse("ingest:newsletter-add"), {"label": "Tech letters"})
+    address = NewsletterAddress.objects.get(user=alice)
+    page = client.get(reverse("ingest:newsletters")).content.decode()
+    assert address.address in page and "data-copy=" in page
+
+    client.force_login(bob)
+    assert client.post(reverse("ingest:newsletter-revoke", args=[address.pk])).status_code == 404
+    client.force_login(alice)
+    client.post(reverse("ingest:newsletter-revoke", args=[address.pk]))
+    address.refresh_from_db()
+    assert address.revoked_at is not None
+
+
+def test_the_console_shows_held_mail_and_confirmations_in_constant_queries(
+    client, alice, now, mailin, django_assert_max_num_queries
+):
+    address = create_address(alice, now=now)
+    address.allowed_senders = ["nobody@else.example"]
+    address.save()
+    mailin.send(address.address, mail.confirmation(address.address, now))
+    mailin.send(address.address, mail.html_only(address.address, now))
+    mailin.send(address.address, mail.text_only(address.address, now))
+    mailin.work()
+    client.force_login(alice)
+    with django_assert_max_num_queries(8):
+        page = client.get(reverse("ingest:newsletters")).content.decode()
+    assert "https://queryweekly.example/subscribe/confirm?t=abc123" in page
+    assert "Rust Digest #12" in page and "Plain text letter" in page
+
+    held = InboundMessage.objects.get(subject="Rust Digest #12")
+    client.post(reverse("ingest:newsletter-allow", args=[held.pk]))
+    item = items_of(address).get()
+    assert item.title == "Rust Digest #12"
+    issue = client.get(item.canonical_url.removeprefix("http://127.0.0.1:8000"))
+    assert issue.status_code == 200 and "Borrow checker news" in issue.content.decode()
