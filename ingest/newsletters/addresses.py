@@ -17,7 +17,14 @@ from django.utils.translation import gettext as _
 
 from ingest.library.input import SourceInputError
 from ingest.library.sources import add_to_library
-from ingest.models import LicenseTier, NewsletterAddress, Source, config_hash
+from ingest.models import (
+    ContentItem,
+    ContentItemSource,
+    LicenseTier,
+    NewsletterAddress,
+    Source,
+    config_hash,
+)
 
 LOCAL_PART_PREFIX = "n-"
 # 36^12 ≈ 4.7e18 local parts: not guessable, not enumerable at any SMTP rate.
@@ -156,3 +163,25 @@ def active_address(recipient: str, *, domain: str) -> NewsletterAddress | None:
         .filter(local_part=local, revoked_at=None)
         .first()
     )
+
+
+def delete_newsletters(user) -> int:
+    """An account is deleted: its newsletter sources go, with the issues only they carried
+    (that is the reader's mail); linked articles other sources also carry stay in the pool.
+    Returns how many items were deleted."""
+    source_ids = list(
+        Source.objects.filter(newsletter_address__user=user).values_list("pk", flat=True)
+    )
+    if not source_ids:
+        return 0
+    carried = set(
+        ContentItem.objects.filter(sightings__source_id__in=source_ids).values_list("pk", flat=True)
+    )
+    elsewhere = set(
+        ContentItemSource.objects.filter(item_id__in=carried)
+        .exclude(source_id__in=source_ids)
+        .values_list("item_id", flat=True)
+    )
+    deleted, _counts = ContentItem.objects.filter(pk__in=carried - elsewhere).delete()
+    Source.objects.filter(pk__in=source_ids).delete()
+    return deleted

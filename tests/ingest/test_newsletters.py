@@ -349,3 +349,32 @@ def test_the_console_shows_held_mail_and_confirmations_in_constant_queries(
     assert item.title == "Rust Digest #12"
     issue = client.get(item.canonical_url.removeprefix("http://127.0.0.1:8000"))
     assert issue.status_code == 200 and "Borrow checker news" in issue.content.decode()
+
+
+def test_deleting_an_account_deletes_its_newsletter_mail_but_not_shared_articles(
+    alice, bob, now, mailin
+):
+    from inbox.portability.deletion import delete_account
+    from ingest.canonical import url_hash
+    from ingest.models import ContentItemSource, Source
+
+    address = create_address(alice, now=now, split_roundups=True)
+    feed = Source.objects.create(type="feed", url="https://lwn.example/feed", config_hash="f" * 64)
+    url = mail.ROUNDUP_LINKS[0][0]
+    public = ContentItem.objects.create(
+        canonical_url=url,
+        canonical_url_hash=url_hash(url),
+        title="Memory folios land in the kernel",
+        first_seen_at=now,
+        last_seen_at=now,
+    )
+    ContentItemSource.objects.create(item=public, source=feed, first_seen_at=now)
+    mailin.send(address.address, mail.roundup(address.address, now))
+    mailin.work()
+    issue = items_of(address).get(title="Five links for the weekend")
+
+    delete_account(alice, password="correct horse battery staple", now=now)
+
+    assert not ContentItem.objects.filter(pk=issue.pk).exists()
+    assert ContentItem.objects.filter(pk=public.pk).exists()
+    assert not NewsletterAddress.objects.exists()
