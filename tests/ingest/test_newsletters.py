@@ -378,3 +378,51 @@ def test_deleting_an_account_deletes_its_newsletter_mail_but_not_shared_articles
     assert not ContentItem.objects.filter(pk=issue.pk).exists()
     assert ContentItem.objects.filter(pk=public.pk).exists()
     assert not NewsletterAddress.objects.exists()
+
+
+# --- the command ------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_manage_py_mailin_listens_where_told_refuses_strangers_and_stops_on_sigterm(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    port = free_port()
+    root = Path(__file__).resolve().parents[2]
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "tests.settings",
+        # A database of its own: the only recipient asked about needs none.
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'mailin.sqlite3'}",
+        "INBOUND_DOMAIN": "in.tidings.test",
+    }
+    child = subprocess.Popen(
+        [sys.executable, "manage.py", "mailin", "--host", "127.0.0.1", "--port", str(port)],
+        cwd=root,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        banner = child.stdout.readline().decode()
+        assert f"*@in.tidings.test on 127.0.0.1:{port}" in banner
+        with smtplib.SMTP("127.0.0.1", port, timeout=10) as client:
+            client.ehlo()
+            assert client.has_extn("size")
+            client.mail("bounce@news.example")
+            code, _reply = client.rcpt("someone@elsewhere.example")
+            assert code == 550
+        child.send_signal(signal.SIGTERM)
+        started = time.monotonic()
+        assert child.wait(timeout=10) == 0
+        assert time.monotonic() - started < 10
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.wait()
