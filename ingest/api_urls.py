@@ -47,7 +47,7 @@ urlpatterns += [
         name="api-newsletter-senders",
     ),
     path(
-        "newsletters/inbound/mailgun",
+        "public/newsletters/inbound/mailgun",
         newsletters_webhook.MailgunInboundView.as_view(),
         name="api-newsletter-mailgun",
     ),

@@ -1,6 +1,6 @@
 """Mailgun's inbound routes, for deployments that do not run `manage.py mailin`.
 
-A route whose action is `forward("https://tidings.example/api/v1/newsletters/inbound/mailgun")`
+A route whose action is `forward("https://tidings.example/api/v1/public/newsletters/inbound/mailgun")`
 with "mime" posts the raw message as the `body-mime` field, and signs the post: `signature` is
 the hex HMAC-SHA256 of `timestamp` + `token` under the account's HTTP webhook signing key
 (MAILGUN_SIGNING_KEY). A post whose signature does not verify, is older than

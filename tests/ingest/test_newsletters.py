@@ -262,7 +262,7 @@ def _mailgun_post(client, address, raw, *, now, key=SIGNING_KEY, token="tok-1"):
     timestamp = str(int(now.timestamp()))
     signature = hmac.new(key.encode(), f"{timestamp}{token}".encode(), hashlib.sha256).hexdigest()
     return client.post(
-        "/api/v1/newsletters/inbound/mailgun",
+        "/api/v1/public/newsletters/inbound/mailgun",
         {
             "recipient": address,
             "timestamp": timestamp,
