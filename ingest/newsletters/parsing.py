@@ -27,7 +27,8 @@ from ingest.text.sanitize import html_to_text, sanitize_html
 _REDIRECT_PARAMS = ("url", "u", "redirect", "redirect_url", "target", "link", "dest", "r", "q")
 _IMG = re.compile(r"<img\b[^>]*>", re.IGNORECASE)
 _PIXEL = re.compile(
-    r"""(?:width|height)\s*=\s*["']?[01](?:px)?["'\s/>]|display\s*:\s*none|src\s*=\s*["']?cid:""",
+    r"""(?:width|height)\s*=\s*["']?[01](?:px)?["'\s/>]|(?:width|height)\s*:\s*[01]px"""
+    r"""|display\s*:\s*none|src\s*=\s*["']?cid:""",
     re.IGNORECASE,
 )
 _HREF = re.compile(r'href="([^"]*)"')

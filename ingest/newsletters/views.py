@@ -18,6 +18,12 @@ from ingest.newsletters import addresses
 from ingest.newsletters.receiving import allow_sender, issue_url
 
 
+def _subscriptions(user):
+    from digests.models import Subscription
+
+    return Subscription.objects.filter(owner=user, deleted_at=None).order_by("name", "pk")
+
+
 @login_required
 def newsletter_list(request):
     rows = list(NewsletterAddress.objects.filter(user=request.user))
@@ -32,19 +38,31 @@ def newsletter_list(request):
     return render(
         request,
         "ingest/newsletters.html",
-        {"addresses": rows, "waiting": shown, "section": "sources"},
+        {
+            "addresses": rows,
+            "waiting": shown,
+            "subscriptions": _subscriptions(request.user).only("pk", "name"),
+            "section": "sources",
+        },
     )
 
 
 @login_required
 @require_POST
 def newsletter_add(request):
+    subscription = None
+    chosen = request.POST.get("subscription", "")
+    if chosen.isdigit():
+        subscription = _subscriptions(request.user).filter(pk=int(chosen)).first()
     try:
+        if chosen and subscription is None:
+            raise SourceInputError({"subscription_id": _("No such subscription of yours.")})
         address = addresses.create_address(
             request.user,
             now=timezone.now(),
             label=request.POST.get("label", ""),
             split_roundups=request.POST.get("split_roundups") == "on",
+            subscription=subscription,
         )
     except SourceInputError as exc:
         for message in exc.errors.values():

@@ -312,10 +312,17 @@ def test_an_issue_reaches_the_next_brief_of_a_subscription_using_its_address(ali
 
 
 def test_the_console_gives_out_copies_and_revokes_addresses(client, alice, bob, now):
+    subscription = create_subscription(
+        alice, {"name": "Databases", "interests": ["PostgreSQL"], "cron": "0 8 * * *"}, now=now
+    )
     client.force_login(alice)
     assert reverse("ingest:newsletters").encode() in client.get(reverse("ingest:list")).content
-    client.post(reverse("ingest:newsletter-add"), {"label": "Tech letters"})
+    client.post(
+        reverse("ingest:newsletter-add"),
+        {"label": "Tech letters", "subscription": str(subscription.pk)},
+    )
     address = NewsletterAddress.objects.get(user=alice)
+    assert subscription.subscriptionsource_set.filter(source=address.source).exists()
     page = client.get(reverse("ingest:newsletters")).content.decode()
     assert address.address in page and "data-copy=" in page
 
@@ -426,3 +433,39 @@ def test_manage_py_mailin_listens_where_told_refuses_strangers_and_stops_on_sigt
         if child.poll() is None:
             os.killpg(child.pid, signal.SIGKILL)
             child.wait()
+
+
+# --- parsing, on its own ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("href", "real"),
+    [
+        (
+            "https://t.example/c?url=https%3A%2F%2Fa.example%2Fx%3Futm_source%3Dn",
+            "https://a.example/x",
+        ),
+        ("https://t.example/c?u=https://a.example/y&sig=1", "https://a.example/y"),
+        ("https://a.example/z?utm_medium=email&id=3", "https://a.example/z?id=3"),
+        ("https://t.example/opaque/abc123", "https://t.example/opaque/abc123"),
+    ],
+)
+def test_tracking_redirects_give_back_the_real_link_when_they_carry_it(href, real):
+    from ingest.newsletters.parsing import unwrap_link
+
+    assert unwrap_link(href) == real
+
+
+def test_pixels_hidden_by_style_and_inline_images_are_dropped_but_real_images_stay():
+    from ingest.newsletters.parsing import parse_message
+
+    raw = (
+        b"From: a@b.example\r\nSubject: s\r\nContent-Type: text/html; charset=utf-8\r\n\r\n"
+        b'<p>x<img src="https://p.example/o.gif" style="width:1px;height:1px">'
+        b'<img src="https://p.example/h.gif" style="display:none">'
+        b'<img src="cid:logo">'
+        b'<img src="https://cdn.example/chart.png" alt="chart" width="600"></p>'
+    )
+    cleaned = parse_message(raw).html
+    assert "p.example" not in cleaned and "cid:" not in cleaned
+    assert "https://cdn.example/chart.png" in cleaned
