@@ -6,5 +6,6 @@ document.addEventListener("click", (event) => {
   if (!source || !navigator.clipboard) return;
   navigator.clipboard.writeText(source.textContent.trim()).then(() => {
     button.dataset.copied = "true";
+    if (button.dataset.copiedText) button.textContent = button.dataset.copiedText;
   });
 });
