@@ -21,6 +21,8 @@ from django.utils import timezone
 
 from ingest.newsletters.receiving import Refused, accept_message, recipient_address
 
+logger = logging.getLogger(__name__)
+
 
 def enqueue_read(message_id: int) -> None:
     from django_q.tasks import async_task
@@ -42,6 +44,13 @@ def _in_thread(function, *args):
     return asyncio.get_running_loop().run_in_executor(None, run)
 
 
+def _temporary_failure(doing: str) -> str:
+    """Our fault (the database is away, a bug): a 4xx, so the sender keeps the message and
+    retries. A 5xx would bounce it, and a bounce unsubscribes the reader from the newsletter."""
+    logger.exception("mailin: failed while %s", doing)
+    return "451 4.3.0 Temporary failure, try again later"
+
+
 class MailinHandler:
     def __init__(self, *, enqueue: Callable[[int], None] = enqueue_read, clock=timezone.now):
         self.enqueue = enqueue
@@ -55,6 +64,8 @@ class MailinHandler:
             await _in_thread(check)
         except Refused as refused:
             return refused.smtp
+        except Exception:
+            return _temporary_failure("checking a recipient")
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
@@ -68,6 +79,8 @@ class MailinHandler:
             await _in_thread(accept)
         except Refused as refused:
             return refused.smtp
+        except Exception:
+            return _temporary_failure("taking a message")
         return "250 Message accepted for delivery"
 
 

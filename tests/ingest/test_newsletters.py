@@ -469,3 +469,17 @@ def test_pixels_hidden_by_style_and_inline_images_are_dropped_but_real_images_st
     cleaned = parse_message(raw).html
     assert "p.example" not in cleaned and "cid:" not in cleaned
     assert "https://cdn.example/chart.png" in cleaned
+
+
+def test_a_failure_on_our_side_answers_4xx_so_the_sender_retries(alice, now, mailin, monkeypatch):
+    from ingest.newsletters import smtp
+
+    address = create_address(alice, now=now)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the database is away")
+
+    monkeypatch.setattr(smtp, "accept_message", broken)
+    with pytest.raises(smtplib.SMTPDataError) as failed:
+        mailin.send(address.address, mail.html_only(address.address, now))
+    assert failed.value.smtp_code == 451
