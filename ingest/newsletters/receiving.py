@@ -30,6 +30,9 @@ from ingest.refresh.pipeline import store_refresh
 logger = logging.getLogger(__name__)
 
 ABUSE_WINDOW = timedelta(days=1)
+# Mail held for an unknown sender keeps its text to become an item once allowed, up to this
+# size: a stranger who found an address cannot park gigabytes in the database.
+HELD_KEEP_BYTES = 2 * 1024 * 1024
 SUMMARY_CHARS = 500
 
 
@@ -207,6 +210,9 @@ def read_message(message_id: int, *, now: datetime, dnsfunc=None) -> InboundMess
         row.raw = b""
     elif not sender_allowed(row.address, parsed.sender_email):
         row.status = InboundMessage.Status.HELD  # kept, with its raw text, until allowed
+        if len(raw) > HELD_KEEP_BYTES:
+            row.raw = b""
+            row.error = _("Too large to keep while held; allow the sender and ask for it again.")
     else:
         _ingest(row, parsed, now=now)
     row.save()
@@ -224,7 +230,7 @@ def allow_sender(address: NewsletterAddress, sender: str, *, now: datetime) -> i
     )
     taken = 0
     for row in held:
-        if not sender_allowed(address, row.sender_email):
+        if not sender_allowed(address, row.sender_email) or not row.raw:
             continue
         row.address = address
         _ingest(row, parse_message(bytes(row.raw)), now=now)

@@ -483,3 +483,17 @@ def test_a_failure_on_our_side_answers_4xx_so_the_sender_retries(alice, now, mai
     with pytest.raises(smtplib.SMTPDataError) as failed:
         mailin.send(address.address, mail.html_only(address.address, now))
     assert failed.value.smtp_code == 451
+
+
+def test_big_mail_from_strangers_is_held_without_its_text(alice, now, mailin, monkeypatch):
+    from ingest.newsletters import receiving
+
+    monkeypatch.setattr(receiving, "HELD_KEEP_BYTES", 500)
+    address = create_address(alice, now=now)
+    address.allowed_senders = ["@queryweekly.example"]
+    address.save()
+    mailin.send(address.address, mail.roundup(address.address, now))
+    (row,) = mailin.work()
+    row.refresh_from_db()
+    assert row.status == "held" and row.raw == b"" and "Too large" in row.error
+    assert allow_sender(address, "links@roundup.example", now=now) == 0
