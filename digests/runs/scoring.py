@@ -48,7 +48,7 @@ from types import MappingProxyType
 # Impact is a content-level score (SPEC §4.7): its one formula, freshness included, lives with
 # the stored parts in ingest/text/scores.py.
 from ingest.text.scores import impact_at as impact  # noqa: F401
-from ingest.text.segment import match_words
+from ingest.text.segment import CJK_CHAR, match_words
 from ingest.text.terms import clean_term, fold, term_form
 from ingest.text.word_lists import word_list
 
@@ -310,6 +310,17 @@ class _Matcher:
 _NONE: Mapping[str, int] = MappingProxyType({})
 
 
+def _length(text: str) -> int:
+    """A field's length in words: white-space separated, and for Chinese, Japanese and Korean
+    text (which puts no space between words) one word per two characters, about the length
+    of their words, so a CJK summary is not taken for a one-word one (and boosted)."""
+    words = len(text.split())
+    if text.isascii():
+        return words
+    cjk = len(CJK_CHAR.findall(text))
+    return words + cjk // 2 if cjk else words
+
+
 class Document:
     """A candidate's fields, folded, and their lengths in words."""
 
@@ -321,7 +332,7 @@ class Document:
         # feedback words only scans for the new words.
         self._found: dict[_Matcher, dict[str, dict[tuple, int]]] = {}
         # Words for length normalization: white-space separated is close enough, and cheap.
-        self.lengths = {"title": len(self.title.split()), "summary": len(self.summary.split())}
+        self.lengths = {"title": _length(self.title), "summary": _length(self.summary)}
 
     @classmethod
     def of(cls, title: str, summary: str) -> Document:

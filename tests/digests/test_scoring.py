@@ -168,3 +168,17 @@ def test_a_chinese_interest_matches_its_words_written_apart():
     found, unrelated = rank(interests, docs)
     assert found.score > 0 and found.matched == ["电池"]
     assert unrelated.score == 0
+
+
+def test_a_chinese_summary_is_as_long_as_its_words_not_one_word():
+    """Length normalization counts a CJK summary's words (about one per two characters): a
+    Chinese item saying "AI" once in a long summary does not outrank an English one that says
+    it once in a summary of the same length, as it did when the summary was one 'word'."""
+    from digests.runs.scoring import Document, Interests, rank
+
+    english = " ".join(["word"] * 30) + " AI " + " ".join(["word"] * 29)
+    chinese = "这家公司" * 15 + "AI" + "今年发布新品" * 10
+    short = Document.of("Quarterly report", "AI and chips.")
+    english_doc, chinese_doc = Document.of("News", english), Document.of("新闻", chinese)
+    scores = [r.score for r in rank(Interests.build(["AI"], []), [english_doc, chinese_doc, short])]
+    assert abs(scores[0] - scores[1]) <= 5, scores
