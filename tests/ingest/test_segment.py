@@ -31,3 +31,21 @@ def test_korean_words_lose_their_particles():
 def test_a_term_is_matched_by_its_words_of_two_characters_or_more():
     assert match_words("央行货币政策和利率") == ("央行", "货币政策", "利率")
     assert match_words("猫") == ("猫",)  # nothing longer: the term itself
+
+
+def test_the_segmenters_load_only_when_cjk_text_is_seen():
+    """An English-only deployment pays nothing: scoring and topic parsing of English text
+    import neither segmenter."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys;"
+        "from ingest.text.segment import segment, match_words;"
+        "from digests.subscriptions.topic_terms import extract_terms;"
+        "extract_terms('keeping up with Rust async runtimes');"
+        "segment('plain English');"
+        "print(sorted({'rjieba', 'fugashi'} & set(sys.modules)))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
