@@ -464,3 +464,13 @@ LOGGING = {
         "httpx": {"level": "WARNING"},
     },
 }
+
+# Newsletters by email (docs/newsletters.md): the domain of the private inbound addresses, the
+# SMTP listener `manage.py mailin`, the largest message taken, the per-address daily cap, and
+# the signing key of the Mailgun inbound webhook (empty: the webhook is off).
+INBOUND_DOMAIN = env_str("INBOUND_DOMAIN", "inbound.localhost")
+MAILIN_HOST = env_str("MAILIN_HOST", "127.0.0.1")
+MAILIN_PORT = env_int("MAILIN_PORT", 2525, minimum=1)
+MAILIN_MAX_BYTES = env_int("MAILIN_MAX_BYTES", 25 * 1024 * 1024, minimum=1024)
+NEWSLETTER_DAILY_LIMIT = env_int("NEWSLETTER_DAILY_LIMIT", 100, minimum=1)
+MAILGUN_SIGNING_KEY = env_str("MAILGUN_SIGNING_KEY")

@@ -20,7 +20,7 @@ INGEST_LAYERS = [
     {"ingest.refresh"},
     {"ingest.feeds"},
     {"ingest.library"},
-    {"ingest.pages", "ingest.watch", "ingest.crawl", "ingest.search"},
+    {"ingest.pages", "ingest.watch", "ingest.crawl", "ingest.search", "ingest.newsletters"},
 ]
 
 # digests' packages (and the few modules that sit below the rest of their package), lowest first.

@@ -251,6 +251,8 @@ def _sources(user, subscriptions: list[dict], selection: Selection) -> list[dict
     ):
         if "file" in source["config"]:
             continue  # a local file an admin read from disk: nothing another instance can use
+        if source["type"] == Source.Type.NEWSLETTER:
+            continue  # mail to an address of this instance's domain: it cannot move
         rows.append(
             {
                 "id": source["pk"],
