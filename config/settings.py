@@ -68,6 +68,9 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Anonymous hits on cached public pages are answered here, before sessions and auth.
     "topics.http_cache.PublicPageCacheMiddleware",
+    # `Cache-Control: private, no-store` on every answer to a signed-in user (its response
+    # half runs after every later middleware's): config/private_cache.py.
+    "config.private_cache.PrivateCacheControlMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # 429 + Retry-After for any refused login or password reset (inbox/auth_throttle.py).
     "inbox.middleware.AuthThrottleMiddleware",
@@ -207,6 +210,8 @@ LOGIN_ACCOUNT_WINDOW_SECONDS = env_int("LOGIN_ACCOUNT_WINDOW_SECONDS", 3600, min
 PASSWORD_RESET_ADDRESS_LIMIT = env_int("PASSWORD_RESET_ADDRESS_LIMIT", 10, minimum=1)
 PASSWORD_RESET_ACCOUNT_LIMIT = env_int("PASSWORD_RESET_ACCOUNT_LIMIT", 3, minimum=1)
 PASSWORD_RESET_WINDOW_SECONDS = env_int("PASSWORD_RESET_WINDOW_SECONDS", 3600, minimum=1)
+API_AUTH_FAILURE_LIMIT = env_int("API_AUTH_FAILURE_LIMIT", 20, minimum=1)
+API_AUTH_FAILURE_WINDOW_SECONDS = env_int("API_AUTH_FAILURE_WINDOW_SECONDS", 300, minimum=1)
 
 # --- Internationalization ---------------------------------------------------------------
 LANGUAGE_CODE = "en"

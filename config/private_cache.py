@@ -1,0 +1,29 @@
+"""`Cache-Control: private, no-store` on every answer to a signed-in user.
+
+An answer to a signed-in browser or API token (the Inbox, a run, credits, tokens, the API)
+is that user's alone: a shared cache (a proxy, a CDN) must not keep it, and a browser need not
+either (the back button on a shared computer). Django's `Vary: Cookie` alone allows a shared
+cache to store it. One rule, here, rather than a decorator per view that a new view forgets:
+whatever a view set (a public page's `public, max-age`) is replaced when the request was
+authenticated — by session, or by an API token (DRF sets the user on the Django request).
+"""
+
+from __future__ import annotations
+
+PRIVATE = "private, no-store"
+
+
+class PrivateCacheControlMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            response["Cache-Control"] = PRIVATE
+            # No validators: a no-store answer is never revalidated, and an ETag computed
+            # from one user's page is nothing another request should echo.
+            del response["ETag"]
+            del response["Last-Modified"]
+        return response
