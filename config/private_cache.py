@@ -6,11 +6,18 @@ either (the back button on a shared computer). Django's `Vary: Cookie` alone all
 cache to store it. One rule, here, rather than a decorator per view that a new view forgets:
 whatever a view set (a public page's `public, max-age`) is replaced when the request was
 authenticated — by session, or by an API token (DRF sets the user on the Django request).
+
+The API's answers are `private, no-cache` instead: they carry an ETag that the client sends
+back in `If-None-Match` for a 304 (config/api/middleware.py), so the client may keep them but
+must ask again each time, and still no shared cache may.
 """
 
 from __future__ import annotations
 
+from config.api.errors import API_PREFIX
+
 PRIVATE = "private, no-store"
+PRIVATE_REVALIDATED = "private, no-cache"
 
 
 class PrivateCacheControlMiddleware:
@@ -21,6 +28,9 @@ class PrivateCacheControlMiddleware:
         response = self.get_response(request)
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated:
+            if request.path.startswith(API_PREFIX):
+                response["Cache-Control"] = PRIVATE_REVALIDATED
+                return response
             response["Cache-Control"] = PRIVATE
             # No validators: a no-store answer is never revalidated, and an ETag computed
             # from one user's page is nothing another request should echo.
