@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 
 from digests.models import Run, RunItem
+from tests.conftest import api_client_for
 from watches import service
 from watches.models import HISTORY_LIMIT, TextSnapshot, TextWatch
 
@@ -236,3 +237,52 @@ def test_a_private_address_is_refused(alice, now):
     with pytest.raises(service.WatchError) as refused:
         watch_of(alice, "http://127.0.0.1:9/", now)
     assert "url" in refused.value.errors
+
+
+# --- API ---------------------------------------------------------------------------------------
+
+
+def test_api_preview_add_and_history(serve, alice, api, now, django_assert_max_num_queries):
+    url = serve(page())
+    answer = api.post(
+        "/api/v1/watches/preview",
+        {"url": url, "selector_kind": "css", "selector": "#price", "ignore_numbers": True},
+        format="json",
+    )
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["text"] == "Price: $19.99"
+    assert answer.json()["compared"] == "Price: $#"
+    assert not TextWatch.objects.exists()
+
+    created = api.post(
+        "/api/v1/watches",
+        {"url": url, "name": "Price", "selector_kind": "css", "selector": "#price",
+         "end_at": "2026-12-01T00:00:00+00:00"},
+        format="json",
+    )  # fmt: skip
+    assert created.status_code == 201, created.content
+    watch = TextWatch.objects.get()
+    serve(page(price="18.00"))
+    service.check_watch(watch, now=watch.created_at + HOUR)  # the API stamped the baseline
+    with django_assert_max_num_queries(8):
+        detail = api.get(f"/api/v1/watches/{watch.pk}").json()
+    assert detail["history"][0]["diff"] == "− Price: $19.99\n+ Price: $18.00"
+    assert detail["history"][0]["notified"] is True
+    assert [w["name"] for w in api.get("/api/v1/watches").json()["results"]] == ["Price"]
+
+
+def test_api_refusals_name_the_field(serve, api, bob, now):
+    url = serve(page())
+    for body, field in [
+        ({"url": url, "selector_kind": "css", "selector": "p[["}, "selector"),
+        ({"url": url, "start_at": "tomorrow"}, "start_at"),
+        ({"url": url, "ignore_regex": "not a list"}, "ignore_regex"),
+        (["not", "an", "object"], "non_field_errors"),
+    ]:
+        answer = api.post("/api/v1/watches", body, format="json")
+        assert answer.status_code == 400, answer.content
+        assert field in str(answer.json()), answer.json()
+    assert not TextWatch.objects.exists()
+    watch_id = service.add_watch(bob, {"url": url}, now=now).pk
+    assert api.get(f"/api/v1/watches/{watch_id}").status_code == 404  # not hers
+    assert api_client_for(bob).get(f"/api/v1/watches/{watch_id}").status_code == 200
