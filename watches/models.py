@@ -99,3 +99,71 @@ class TextSnapshot(models.Model):
 
     def __str__(self) -> str:
         return f"{self.watch_id} @ {self.checked_at:%Y-%m-%d %H:%M}"
+
+
+class AppriseTarget(models.Model):
+    """A place a reader is told things, as an Apprise URL (ntfy://…, tgram://…, json://…).
+    The URL holds secrets (tokens, passwords): it is stored encrypted (watches/apprise.py)
+    and shown back only as `hint`."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="apprise_targets"
+    )
+    label = models.CharField(max_length=100)
+    url_encrypted = models.TextField()
+    service = models.CharField(max_length=32)
+    hint = models.CharField(max_length=200)
+    subscriptions = models.ManyToManyField(
+        "digests.Subscription", through="AppriseRoute", related_name="apprise_targets"
+    )
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["label", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.label} ({self.hint})"
+
+
+class AppriseRoute(models.Model):
+    """This subscription's briefs (a watch's: its changes) go to this target too."""
+
+    target = models.ForeignKey(AppriseTarget, on_delete=models.CASCADE, related_name="routes")
+    subscription = models.ForeignKey(
+        "digests.Subscription", on_delete=models.CASCADE, related_name="apprise_routes"
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["target", "subscription"], name="apprise_route_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.subscription_id} -> {self.target_id}"
+
+
+class AppriseSend(models.Model):
+    """One run told to one target: written with the run, sent under a lease, retried."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Pending")
+        SENT = "sent", _("Sent")
+        FAILED = "failed", _("Failed")
+
+    run = models.ForeignKey("digests.Run", on_delete=models.CASCADE, related_name="apprise_sends")
+    target = models.ForeignKey(AppriseTarget, on_delete=models.CASCADE, related_name="sends")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.CharField(max_length=500, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["run", "target"], name="apprise_send_unique")
+        ]
+        indexes = [models.Index(fields=["status", "next_attempt_at"], name="apprise_due_idx")]
+
+    def __str__(self) -> str:
+        return f"run {self.run_id} -> {self.target_id} ({self.status})"
