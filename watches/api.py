@@ -11,9 +11,10 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from watches import service
+from digests.models import Subscription
+from watches import apprise, service
 from watches.diffing import diff_texts
-from watches.models import TextWatch
+from watches.models import AppriseTarget, TextWatch
 
 HISTORY_SHOWN = 20
 
@@ -59,6 +60,7 @@ def watch_json(watch: TextWatch) -> dict:
         "last_checked_at": watch.last_checked_at,
         "error_count": watch.error_count,
         "last_error": watch.last_error,
+        "notifier_id": watch.notifier_id,
     }
 
 
@@ -101,3 +103,58 @@ class WatchDetailView(APIView):
                 }
             )
         return Response({**watch_json(watch), "history": history})
+
+
+# --- Apprise targets --------------------------------------------------------------------------
+
+
+def target_json(target: AppriseTarget) -> dict:
+    # Never the URL: it holds the service's secrets.
+    return {
+        "id": target.pk,
+        "label": target.label,
+        "service": target.service,
+        "hint": target.hint,
+        "created_at": target.created_at,
+    }
+
+
+class AppriseTargetListView(APIView):
+    def get(self, request):
+        targets = AppriseTarget.objects.filter(owner=request.user)
+        return Response({"results": [target_json(t) for t in targets]})
+
+    def post(self, request):
+        data = request.data if isinstance(request.data, dict) else {}
+        target = apprise.add_target(
+            request.user, url=data.get("url"), label=data.get("label", ""), now=timezone.now()
+        )
+        return Response(target_json(target), status=status.HTTP_201_CREATED)
+
+
+class AppriseTargetTestView(APIView):
+    """Send a test message now: 200 with `sent` true, or false and why."""
+
+    def post(self, request, target_id: int):
+        target = get_object_or_404(AppriseTarget, pk=target_id, owner=request.user)
+        error = apprise.send_test(target)
+        return Response({"sent": not error, "error": error})
+
+
+class AppriseTargetDetailView(APIView):
+    def delete(self, request, target_id: int):
+        get_object_or_404(AppriseTarget, pk=target_id, owner=request.user).delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class SubscriptionAppriseView(APIView):
+    """PUT {"targets": [ids]}: where this subscription's briefs also go. A watch's changes
+    follow its notifier subscription (`notifier_id` of the watch)."""
+
+    def put(self, request, subscription_id: int):
+        subscription = get_object_or_404(
+            Subscription.objects.alive(), pk=subscription_id, owner=request.user
+        )
+        data = request.data if isinstance(request.data, dict) else {}
+        ids = apprise.set_routes(request.user, subscription, data.get("targets"))
+        return Response({"targets": ids})

@@ -101,3 +101,34 @@ def test_outside_apprise_requests_is_untouched():
     assert apprise._switch.get() is None
     assert RunItem.objects.model is RunItem  # (import kept: the module is loaded)
     assert AppriseSend.Status.SENT == "sent"
+
+
+def test_api_add_test_route_and_never_show_the_url(fixture_server, api, alice, watch):
+    fixture_server.add("/hook", "{}", Content_Type="application/json")
+    url = f"json://me:tok-123456@localhost:{fixture_server.port}/hook"
+    created = api.post("/api/v1/apprise-targets", {"url": url, "label": "Hook"}, format="json")
+    assert created.status_code == 201, created.content
+    assert "tok-123456" not in created.content.decode()
+    target_id = created.json()["id"]
+    listed = api.get("/api/v1/apprise-targets")
+    assert "tok-123456" not in listed.content.decode()
+    assert api.post(f"/api/v1/apprise-targets/{target_id}/test").json() == {
+        "sent": True,
+        "error": "",
+    }
+    assert json.loads(fixture_server.posts[-1][2])["title"] == "Tidings test"
+
+    routed = api.put(
+        f"/api/v1/subscriptions/{watch.notifier_id}/apprise-targets",
+        {"targets": [target_id]},
+        format="json",
+    )
+    assert routed.json() == {"targets": [target_id]}
+    bad = api.post("/api/v1/apprise-targets", {"url": "json://127.0.0.1/x"}, format="json")
+    assert bad.status_code == 400 and "url" in str(bad.json())
+    wrong = api.put(
+        f"/api/v1/subscriptions/{watch.notifier_id}/apprise-targets",
+        {"targets": [999]},
+        format="json",
+    )
+    assert wrong.status_code == 400 and "apprise_targets" in str(wrong.json())
