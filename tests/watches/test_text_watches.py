@@ -286,3 +286,37 @@ def test_api_refusals_name_the_field(serve, api, bob, now):
     watch_id = service.add_watch(bob, {"url": url}, now=now).pk
     assert api.get(f"/api/v1/watches/{watch_id}").status_code == 404  # not hers
     assert api_client_for(bob).get(f"/api/v1/watches/{watch_id}").status_code == 200
+
+
+# --- console -----------------------------------------------------------------------------------
+
+
+def test_console_preview_add_and_history(serve, alice, client, now, django_assert_max_num_queries):
+    client.force_login(alice)
+    url = serve(page())
+    fields = {
+        "watch-url": url,
+        "watch-selector_kind": "css",
+        "watch-selector": "#price",
+        "watch-check_interval_minutes": "60",
+        "watch-trigger": "any",
+        "watch-render": "http",
+    }
+    preview = client.post("/watches/", {**fields, "preview": "1"}, HTTP_HX_REQUEST="true")
+    assert preview.status_code == 200
+    assert "Price: $19.99" in preview.content.decode() and not TextWatch.objects.exists()
+
+    bad = client.post("/watches/", {**fields, "watch-selector": "p[[", "preview": "1"},
+                      HTTP_HX_REQUEST="true")  # fmt: skip
+    assert "not valid CSS" in bad.content.decode()
+
+    added = client.post("/watches/", fields)
+    watch = TextWatch.objects.get()
+    assert added.status_code == 302 and added["Location"] == f"/watches/{watch.pk}/"
+    for step, price in enumerate(["18.00", "17.00", "16.00"], start=1):
+        serve(page(price=price))
+        service.check_watch(watch, now=watch.created_at + step * HOUR)
+    with django_assert_max_num_queries(12):
+        body = client.get(f"/watches/{watch.pk}/").content.decode()
+    assert "Price: <del>$17.00</del>" in body and "Price: <ins>$16.00</ins>" in body
+    assert client.get(f"/watches/{watch.pk}/", follow=False).status_code == 200
