@@ -27,9 +27,11 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.db.models import Q
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from config.api.errors import ServiceRefusal
+from digests.delivery.brief import absolute_url
 from digests.models import MAX_ITEMS_HARD_CAP, Run, RunItem, Subscription
 from digests.watches.check_interval import MAX_CHECK_MINUTES, MIN_CHECK_MINUTES
 from inbox.page_cache import inbox_changed
@@ -295,10 +297,11 @@ def check_watch(watch: TextWatch, *, now: datetime) -> CheckOutcome:
         )
         run = None
         if told:
+            history = absolute_url(reverse("watches:detail", args=[locked.pk]))
             run = _tell(
                 locked,
                 title=_("Changed: %(name)s") % {"name": locked.name},
-                summary=diff.as_text(),
+                summary=f"{diff.as_text()}\n\n{_('All changes:')} {history}",
                 key=f"change-{snapshot.pk}",
                 now=now,
             )

@@ -81,7 +81,9 @@ def test_a_change_outside_the_selected_part_is_ignored(serve, alice, now):
     serve(page(price="17.49"))
     outcome = service.check_watch(watch, now=now + 2 * HOUR)
     assert outcome.notified
-    assert items_of(alice)[0].summary == "− Price: $19.99\n+ Price: $17.49"
+    summary = items_of(alice)[0].summary
+    assert summary.startswith("− Price: $19.99\n+ Price: $17.49\n\nAll changes: http")
+    assert summary.endswith(f"/watches/{watch.pk}/")  # the full history view
 
 
 def test_xpath_picks_a_part_too(serve, alice, now):
