@@ -58,7 +58,7 @@ def test_a_change_goes_to_a_json_and_an_ntfy_target(fixture_server, alice, now, 
     assert len(fixture_server.posts) == 2
 
 
-def test_a_failing_target_is_retried_then_given_up(fixture_server, alice, now, watch):
+def test_a_failing_target_is_retried_until_it_answers(fixture_server, alice, now, watch):
     fixture_server.add("/hook", "busy", status=503)
     target = apprise.add_target(alice, url=f"json://localhost:{fixture_server.port}/hook", now=now)
     apprise.set_routes(alice, watch.notifier, [target.pk])
@@ -70,6 +70,25 @@ def test_a_failing_target_is_retried_then_given_up(fixture_server, alice, now, w
     fixture_server.add("/hook", "{}")
     [row] = apprise.send_due(now=now + 2 * HOUR)
     assert row.status == "sent" and row.attempts == 2
+
+
+def test_a_target_that_keeps_failing_is_given_up_after_the_last_attempt(
+    fixture_server, alice, now, watch
+):
+    fixture_server.add("/hook", "gone", status=410)
+    target = apprise.add_target(alice, url=f"json://localhost:{fixture_server.port}/hook", now=now)
+    apprise.set_routes(alice, watch.notifier, [target.pk])
+    fixture_server.add("/shop", page("7"), Content_Type="text/html")
+    service.check_watch(watch, now=now + HOUR)
+    at = now + HOUR
+    for _attempt in range(apprise.MAX_ATTEMPTS):
+        apprise.send_due(now=at)
+        at += timedelta(days=1)
+    row = AppriseSend.objects.get()
+    assert (row.status, row.attempts) == ("failed", apprise.MAX_ATTEMPTS)
+    assert "410" in row.last_error
+    assert apprise.send_due(now=at + timedelta(days=30)) == []
+    assert len(fixture_server.posts) == apprise.MAX_ATTEMPTS
 
 
 def test_private_addresses_are_refused_when_added_and_when_sent(fixture_server, alice, now, watch):
