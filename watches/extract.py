@@ -34,6 +34,30 @@ class ExtractError(Exception):
         self.message, self.field, self.code = message, field, code
 
 
+def _xpath_too_costly(expression: str) -> bool:
+    """Predicates nested more than two deep, or an absolute path inside a predicate
+    (`//*[count(//*) > 0]` walks the whole document once per element): lxml cannot stop an
+    evaluation, so what could run for minutes on a large page is refused when saved."""
+    depth, quote, previous = 0, "", "["
+    for char in expression:
+        if quote:
+            quote = "" if char == quote else quote
+            continue
+        if char in "'\"":
+            quote = char
+        elif char == "[":
+            depth += 1
+            if depth > 2:
+                return True
+        elif char == "]":
+            depth = max(0, depth - 1)
+        elif char == "/" and depth and previous in "[(,=<>!|+-*":
+            return True
+        if not char.isspace():
+            previous = char
+    return False
+
+
 def check_selector(kind: str, selector: str) -> str:
     """The selector, stripped, or an ExtractError naming the `selector` field."""
     selector = (selector or "").strip()
@@ -51,6 +75,13 @@ def check_selector(kind: str, selector: str) -> str:
     if kind == "xpath":
         if _XPATH_REFUSED.search(selector):
             raise ExtractError(_("This XPath function is not allowed in a watch."))
+        if _xpath_too_costly(selector):
+            raise ExtractError(
+                _(
+                    "This XPath expression could take too long on a large page: use at most "
+                    "two nested [ ] and no absolute path (/ or //) inside them."
+                )
+            )
         try:
             etree.XPath(selector)
         except etree.XPathSyntaxError as exc:

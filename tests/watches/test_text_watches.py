@@ -88,6 +88,12 @@ def test_a_change_outside_the_selected_part_is_ignored(serve, alice, now):
 
 def test_xpath_picks_a_part_too(serve, alice, now):
     url = serve(page())
+    # Relative paths inside predicates are fine.
+    relative = "//div[@id='price' and .//b]/b"
+    assert (
+        service.preview({"url": url, "selector_kind": "xpath", "selector": relative})["text"]
+        == "$19.99"
+    )
     watch = watch_of(alice, url, now, selector_kind="xpath", selector="//ul[@class='news']")
     assert watch.snapshots.get().text == "Shipping is free."
 
@@ -217,6 +223,8 @@ def test_due_checks_follow_the_injected_clock_and_start_end(serve, alice, now):
         ("selector", {"selector_kind": "xpath", "selector": "//div[("}),
         ("selector", {"selector_kind": "xpath", "selector": "document('http://x/')"}),
         ("selector", {"selector_kind": "css", "selector": "#nothing-here"}),
+        ("selector", {"selector_kind": "xpath", "selector": "//*[count(//*) > 0]"}),
+        ("selector", {"selector_kind": "xpath", "selector": "//a[b[c[d]]]"}),
         ("selector_kind", {"selector_kind": "jquery", "selector": "div"}),
         ("trigger_number", {"trigger": "above", "trigger_number": "lots"}),
         ("trigger_text", {"trigger": "appears"}),
