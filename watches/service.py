@@ -30,6 +30,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from billing import limits
 from config.api.errors import ServiceRefusal
 from digests.delivery.brief import absolute_url
 from digests.models import MAX_ITEMS_HARD_CAP, Run, RunItem, Subscription
@@ -187,6 +188,10 @@ def add_watch(user, data: dict, *, now: datetime) -> TextWatch:
     address or a selector that picks nothing is refused while the reader is there, and that
     first text is the baseline (never a change). Refusals raise WatchError and write nothing."""
     clean = clean_input(data)
+    # The plan's floor on how often a watched page is checked, as for watched lists (403).
+    limits.check_watch_interval(
+        limits.account_for(user.pk, now=now), clean["check_interval_minutes"]
+    )
     try:
         text = fetch_text(clean["url"], clean["render"], clean["selector_kind"], clean["selector"])
         compared = _filter_of(clean).apply(text)

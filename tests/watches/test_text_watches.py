@@ -334,3 +334,14 @@ def test_console_preview_add_and_history(serve, alice, client, now, django_asser
     with django_assert_max_num_queries(12):
         listing = client.get("/watches/").content.decode()
     assert listing.count("/watches/") >= 6
+
+
+def test_the_plan_floor_on_check_intervals_applies(serve, alice, api, now):
+    from billing.limits import TierLimitError
+
+    url = serve(page())
+    with pytest.raises(TierLimitError):
+        watch_of(alice, url, now, check_interval_minutes=30)  # free: at most hourly
+    answer = api.post("/api/v1/watches", {"url": url, "check_interval_minutes": 30}, format="json")
+    assert answer.status_code == 403 and "check_interval_minutes" in str(answer.json())
+    assert not TextWatch.objects.exists()
