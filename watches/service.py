@@ -112,7 +112,9 @@ def clean_input(data: dict) -> dict:
     if not isinstance(ignore_numbers, bool):
         raise WatchError({"ignore_numbers": _("Must be true or false.")})
     name = " ".join(str(data.get("name") or "").split())[:NAME_MAX_CHARS]
+    channels = clean_channels(data.get("notify") or ["inbox"])
     return {
+        "notify": channels,
         "url": url,
         "render": render,
         "selector_kind": kind,
@@ -143,6 +145,21 @@ def fetch_text(url: str, render: str, kind: str, selector: str) -> str:
     return extract.extract_text(result.content, kind=kind, selector=selector)
 
 
+def clean_channels(value) -> tuple[str, ...]:
+    """Where a change is told besides Apprise: the Inbox, plus email and Web Push on top of
+    it — the watched lists' rules (digests/watches/notifiers.py)."""
+    from digests.watches.notifiers import WatchSettingsError
+    from digests.watches.notifiers import clean_channels as clean_notify
+
+    try:
+        channels = clean_notify(value)
+    except WatchSettingsError as exc:
+        raise WatchError(exc.errors) from None
+    if not channels:
+        raise WatchError({"notify": _("A text watch tells at least the Inbox.")})
+    return channels
+
+
 def preview(data: dict) -> dict:
     """What a watch with these settings would see now: the extracted text and the text as
     compared (ignore rules applied). Nothing is written. Raises WatchError."""
@@ -162,11 +179,14 @@ def preview(data: dict) -> dict:
 # --- adding -----------------------------------------------------------------------------------
 
 
-def _notifier_for(user, name: str) -> Subscription:
-    """The watch's own subscription: no sources, no schedule; its runs are the changes."""
-    from digests.watches.notifiers import NOTIFIER_WINDOW_HOURS, _zone
+def _notifier_for(user, name: str, channels: tuple[str, ...]) -> Subscription:
+    """The watch's own subscription: no sources, no schedule; its runs are the changes, sent
+    by email and Web Push too when `channels` say so."""
+    from digests.watches.notifiers import EMAIL, NOTIFIER_WINDOW_HOURS, PUSH, _zone
 
     return Subscription.objects.create(
+        email_enabled=EMAIL in channels,
+        push_enabled=PUSH in channels,
         owner=user,
         name=(_("Watch: %(name)s") % {"name": name})[:NAME_MAX_CHARS],
         topic="",
@@ -202,12 +222,13 @@ def add_watch(user, data: dict, *, now: datetime) -> TextWatch:
     except TimeoutError:
         raise WatchError({"ignore_regex": _("A pattern takes too long on this page.")}) from None
     name = clean.pop("name") or clean["url"]
+    channels = clean.pop("notify")
     first_check = max(now, clean["start_at"] or now)
     with transaction.atomic():
         watch = TextWatch.objects.create(
             owner=user,
             name=name,
-            notifier=_notifier_for(user, name),
+            notifier=_notifier_for(user, name, channels),
             created_at=now,
             last_checked_at=now,
             next_check_at=first_check + timedelta(minutes=clean["check_interval_minutes"]),

@@ -62,11 +62,23 @@ class TextWatchForm(forms.Form):
     check_interval_minutes = forms.TypedChoiceField(
         label=gettext_lazy("Check the page"), choices=INTERVAL_CHOICES, coerce=int, initial=60
     )
+    notify = forms.MultipleChoiceField(
+        label=gettext_lazy("Tell me"),
+        choices=[
+            ("inbox", gettext_lazy("In my Inbox")),
+            ("email", gettext_lazy("By email too")),
+            ("push", gettext_lazy("As a push notification too")),
+        ],
+        initial=["inbox"],
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
     start_at = forms.DateTimeField(label=gettext_lazy("Start"), required=False)
     end_at = forms.DateTimeField(label=gettext_lazy("End"), required=False)
 
     def data_for_service(self) -> dict:
         data = dict(self.cleaned_data)
+        data["notify"] = ["inbox", *[c for c in data["notify"] if c != "inbox"]]
         for field in ("ignore_text", "ignore_regex"):
             data[field] = [line for line in data[field].splitlines() if line.strip()]
         return data

@@ -345,3 +345,16 @@ def test_the_plan_floor_on_check_intervals_applies(serve, alice, api, now):
     answer = api.post("/api/v1/watches", {"url": url, "check_interval_minutes": 30}, format="json")
     assert answer.status_code == 403 and "check_interval_minutes" in str(answer.json())
     assert not TextWatch.objects.exists()
+
+
+def test_a_change_is_emailed_too_when_asked(serve, alice, now, smtp_server):
+    url = serve(page())
+    watch = watch_of(alice, url, now, notify=["inbox", "email"])
+    serve(page(price="12.00"))
+    assert service.check_watch(watch, now=now + HOUR).notified
+    assert smtp_server.count == 1
+    [message] = smtp_server.messages
+    assert "Price: $12.00" in message.get_body(("plain",)).get_content()
+    with pytest.raises(service.WatchError) as refused:
+        watch_of(alice, url, now, notify=["email"])  # email comes with the Inbox
+    assert "notify" in refused.value.errors
