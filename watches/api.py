@@ -172,6 +172,15 @@ class WatchDetailView(APIView):
             )
         return Response({**watch_json(watch), "history": history})
 
+    @extend_schema(
+        description="Stop watching; the changes already delivered stay in the Inbox.",
+        responses={204: None},
+    )
+    def delete(self, request, watch_id: int):
+        watch = get_object_or_404(TextWatch, pk=watch_id, owner=request.user)
+        service.delete_watch(watch, now=timezone.now())
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
 
 # --- Apprise targets --------------------------------------------------------------------------
 

@@ -241,6 +241,18 @@ def add_watch(user, data: dict, *, now: datetime) -> TextWatch:
     return watch
 
 
+def delete_watch(watch: TextWatch, *, now: datetime) -> None:
+    """Stop watching: the watch and its history go; its notifier subscription is deleted the
+    way every subscription is (soft: the Inbox items it delivered stay)."""
+    with transaction.atomic():
+        if watch.notifier_id:
+            Subscription.objects.filter(pk=watch.notifier_id).update(
+                deleted_at=now, status=Subscription.Status.PAUSED, next_run_at=None
+            )
+        watch.delete()
+        inbox_changed(watch.owner_id)
+
+
 # --- checking ---------------------------------------------------------------------------------
 
 

@@ -358,3 +358,14 @@ def test_a_change_is_emailed_too_when_asked(serve, alice, now, smtp_server):
     with pytest.raises(service.WatchError) as refused:
         watch_of(alice, url, now, notify=["email"])  # email comes with the Inbox
     assert "notify" in refused.value.errors
+
+
+def test_deleting_a_watch_keeps_the_delivered_changes(serve, alice, api, now):
+    url = serve(page())
+    watch = watch_of(alice, url, now)
+    serve(page(price="1.00"))
+    service.check_watch(watch, now=now + HOUR)
+    assert api.delete(f"/api/v1/watches/{watch.pk}").status_code == 204
+    assert not TextWatch.objects.exists() and not TextSnapshot.objects.exists()
+    assert len(items_of(alice)) == 1  # what was told stays in the Inbox
+    assert service.due_ids(now=now + 10 * HOUR) == []
