@@ -59,7 +59,7 @@ INSTALLED_APPS = [
     "inbox",
     "topics",
     "billing",
-    "watches",
+    "digests.textwatch",
 ]
 
 MIDDLEWARE = [

@@ -9,7 +9,7 @@ urlpatterns = [
     path("email/", include("digests.delivery.urls")),
     path("sources/", include("ingest.urls")),
     path("credits/", include("billing.urls")),
-    path("watches/", include("watches.urls")),
+    path("watches/", include("digests.textwatch.urls")),
     path("api/", include("config.api.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -95,7 +95,7 @@ def plan_for_run(run: Run, subscription: Subscription, *, now: datetime) -> list
     ):
         planned.append(_new(run, subscription, Delivery.Channel.PUSH, PUSH_RECIPIENT, now))
     # Apprise targets the subscription (or watch) is routed to: rows of their own.
-    from watches.apprise import plan_sends
+    from digests.textwatch.apprise import plan_sends
 
     plan_sends(run, now=now)
     if not planned:

@@ -30,10 +30,10 @@ from datetime import UTC, datetime, timedelta
 from django.db import connection
 from django.test import override_settings
 
+from digests.textwatch import extract, service
+from digests.textwatch.diffing import diff_texts
 from ingest.fetching import fetch
 from tests.conftest import FixtureServer, make_user
-from watches import extract, service
-from watches.diffing import diff_texts
 
 VERSIONS = {"smoke": 50, "small": 100, "full": 400}
 TRUE_KINDS = ("price", "changelog", "edit", "reorder")

@@ -9,8 +9,8 @@ from datetime import timedelta
 import pytest
 
 from digests.models import RunItem
-from watches import apprise, service
-from watches.models import AppriseSend, AppriseTarget
+from digests.textwatch import apprise, service
+from digests.textwatch.models import AppriseSend, AppriseTarget
 
 HOUR = timedelta(hours=1)
 

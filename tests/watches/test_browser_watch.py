@@ -8,8 +8,8 @@ from datetime import timedelta
 import pytest
 
 from digests.models import RunItem
+from digests.textwatch import service
 from tests.conftest import requires_chromium
-from watches import service
 
 pytestmark = requires_chromium
 

@@ -9,9 +9,9 @@ from datetime import timedelta
 import pytest
 
 from digests.models import Run, RunItem
+from digests.textwatch import service
+from digests.textwatch.models import HISTORY_LIMIT, TextSnapshot, TextWatch
 from tests.conftest import api_client_for
-from watches import service
-from watches.models import HISTORY_LIMIT, TextSnapshot, TextWatch
 
 HOUR = timedelta(hours=1)
 CSS = "text/html; charset=utf-8"

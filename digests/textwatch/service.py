@@ -34,6 +34,9 @@ from billing import limits
 from config.api.errors import ServiceRefusal
 from digests.delivery.brief import absolute_url
 from digests.models import MAX_ITEMS_HARD_CAP, Run, RunItem, Subscription
+from digests.textwatch import extract, rules
+from digests.textwatch.diffing import TextDiff, diff_texts
+from digests.textwatch.models import HISTORY_LIMIT, TextSnapshot, TextWatch
 from digests.watches.check_interval import MAX_CHECK_MINUTES, MIN_CHECK_MINUTES
 from inbox.page_cache import inbox_changed
 from ingest.canonical import url_hash
@@ -41,9 +44,6 @@ from ingest.fetching import fetch
 from ingest.library.sources import SourceError
 from ingest.models import ContentItem
 from ingest.watch import service as list_watch
-from watches import extract, rules
-from watches.diffing import TextDiff, diff_texts
-from watches.models import HISTORY_LIMIT, TextSnapshot, TextWatch
 
 logger = logging.getLogger(__name__)
 

@@ -14,10 +14,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from config.api.errors import ServiceRefusal
+from digests.textwatch import apprise, service
+from digests.textwatch.diffing import diff_texts
+from digests.textwatch.models import AppriseTarget, TextWatch
 from ingest.watch.views import INTERVAL_CHOICES
-from watches import apprise, service
-from watches.diffing import diff_texts
-from watches.models import AppriseTarget, TextWatch
 
 HISTORY_SHOWN = 20
 

@@ -107,7 +107,7 @@ class Filter:
 
 
 def clean_trigger(kind: str, text: str, number) -> tuple[str, str, Decimal | None]:
-    from watches.models import TextWatch
+    from digests.textwatch.models import TextWatch
 
     kinds = TextWatch.Trigger.values
     kind = (kind or "any").strip()

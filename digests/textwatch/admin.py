@@ -1,6 +1,12 @@
 from django.contrib import admin
 
-from watches.models import AppriseRoute, AppriseSend, AppriseTarget, TextSnapshot, TextWatch
+from digests.textwatch.models import (
+    AppriseRoute,
+    AppriseSend,
+    AppriseTarget,
+    TextSnapshot,
+    TextWatch,
+)
 
 
 @admin.register(TextWatch)

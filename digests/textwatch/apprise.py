@@ -34,8 +34,8 @@ from django.utils.translation import gettext as _
 
 from config.api.errors import ServiceRefusal
 from digests.models import Run, Subscription
+from digests.textwatch.models import AppriseRoute, AppriseSend, AppriseTarget
 from ingest.fetching import fetch
-from watches.models import AppriseRoute, AppriseSend, AppriseTarget
 
 logging.getLogger("apprise").setLevel(logging.ERROR)
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from watches import views
+from digests.textwatch import views
 
 app_name = "watches"
 

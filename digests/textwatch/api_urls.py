@@ -1,6 +1,6 @@
 from django.urls import path
 
-from watches import api
+from digests.textwatch import api
 
 urlpatterns = [
     path("watches", api.WatchListView.as_view(), name="api-watches"),

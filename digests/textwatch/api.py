@@ -22,9 +22,9 @@ from config.api.fields import (
 )
 from config.api.serializers import StrictSerializer, read_body
 from digests.models import Subscription
-from watches import apprise, service
-from watches.diffing import diff_texts
-from watches.models import AppriseTarget, TextWatch
+from digests.textwatch import apprise, service
+from digests.textwatch.diffing import diff_texts
+from digests.textwatch.models import AppriseTarget, TextWatch
 
 HISTORY_SHOWN = 20
 _LIST = {"required": False, "max_length": 20}

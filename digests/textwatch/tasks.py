@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from watches import apprise, service
+from digests.textwatch import apprise, service
 
 
 def tick() -> dict:
