@@ -30,6 +30,7 @@ from inbox.readerapi import auth, streams
 from inbox.readerapi.streams import ProtocolError
 from inbox.states import MAX_BULK_ITEMS, BulkActionError, apply_bulk_action, apply_to_items
 from inbox.tokens import authenticate_app_password
+from ingest.library.sources import SourceError, add_feed_by_url
 
 DEFAULT_N = 20
 MAX_N_IDS = 10_000
@@ -344,10 +345,42 @@ def mark_all_as_read(request, user):
     return _text("OK")
 
 
+def _add_source(request, user, url: str, param: str) -> JsonResponse:
+    """A feed URL from the app joins the user's source library through the console's own
+    service (fetched and checked by the safe client). Its items reach the app through the
+    subscriptions that read it, so its stream (feed/<url>) is empty on its own."""
+    url = url.strip().removeprefix(streams.FEED)
+    if not url:
+        raise ProtocolError(_("%(param)s: give the feed's URL.") % {"param": param})
+    try:
+        added = add_feed_by_url(user, url, now=timezone.now())
+    except SourceError as exc:
+        raise ProtocolError(f"{param}: {exc.message}") from None
+    return JsonResponse(
+        {
+            "query": url,
+            "numResults": 1,
+            "streamId": f"{streams.FEED}{url}",
+            "streamName": str(added.user_source.display_name),
+        }
+    )
+
+
 @_authenticated
-def subscription_unsupported(request, user):
-    """quickadd and edit: not yet mapped to adding a source; a clear refusal, not a 404."""
-    return _text(
-        _("Subscriptions are managed in Tidings itself (Subscriptions and Sources pages)."),
-        status=400,
+def subscription_quickadd(request, user):
+    if request.method != "POST":
+        return _text(_("POST quickadd (a feed URL)."), status=405)
+    return _add_source(request, user, _param(request, "quickadd"), "quickadd")
+
+
+@_authenticated
+def subscription_edit(request, user):
+    """ac=subscribe adds a source as quickadd does; renaming, moving and unsubscribing are
+    Tidings subscriptions' business, done in Tidings itself."""
+    if request.method != "POST":
+        return _text(_("POST ac and s."), status=405)
+    if _param(request, "ac") == "subscribe":
+        return _add_source(request, user, _param(request, "s"), "s")
+    raise ProtocolError(
+        _("ac: only subscribe; rename or remove subscriptions on Tidings' Subscriptions page.")
     )

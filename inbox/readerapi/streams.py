@@ -60,6 +60,10 @@ def stream_items(user, stream_id: str, *, param: str = "s"):
         return filtered_items(user, InboxFilter(show="saved"))
     if stream_id == READ:
         return filtered_items(user, InboxFilter()).filter(_read_state(user))
+    if stream_id.startswith((FEED + "http://", FEED + "https://")):
+        # A source added by the app (subscription/quickadd): it delivers through the
+        # subscriptions that read it, not as a stream of its own.
+        return filtered_items(user, InboxFilter()).none()
     if stream_id.startswith(FEED) and stream_id[len(FEED) :].isdigit():
         subscription_id = int(stream_id[len(FEED) :])
         if subscription_id <= MAX_ID:

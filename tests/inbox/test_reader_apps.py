@@ -286,10 +286,28 @@ def test_malformed_edits_change_nothing(alice, runs, data, field):
     assert badge_counts(alice).unread == 7
 
 
-def test_adding_subscriptions_from_an_app_is_refused_clearly(alice, runs):
+FEED_XML = """<?xml version="1.0"?><rss version="2.0"><channel><title>Loopback news</title>
+<link>http://localhost/</link><item><title>First post</title><link>http://localhost/1</link>
+</item></channel></rss>"""
+
+
+def test_quickadd_adds_a_source_to_the_library_as_the_console_does(alice, runs, fixture_server):
     app = GReader("alice@example.com", app_password(alice))
-    response = app.post("subscription/quickadd", {"quickadd": "https://example.com/feed"})
-    assert response.status_code == 400 and b"Subscriptions" in response.content
+    url = fixture_server.add("/feed.xml", FEED_XML, content_type="application/rss+xml")
+    response = app.post("subscription/quickadd", {"quickadd": url})
+    assert response.status_code == 200, response.content
+    assert response.json()["streamName"] == "Loopback news"
+    assert list(alice.library.values_list("source__url", flat=True)) == [url]
+    assert app.json("stream/items/ids", {"s": response.json()["streamId"]})["itemRefs"] == []
+    again = app.post("subscription/edit", {"ac": "subscribe", "s": f"feed/{url}"})
+    assert again.status_code == 200 and alice.library.count() == 1
+
+    missing = app.post("subscription/quickadd", {"quickadd": fixture_server.url("/nothing")})
+    assert missing.status_code == 400 and missing.content.decode().startswith("quickadd:")
+    for data in ({"ac": "unsubscribe", "s": f"feed/{runs[0].subscription_id}"}, {"ac": "edit"}):
+        refused = app.post("subscription/edit", data)
+        assert refused.status_code == 400 and refused.content.decode().startswith("ac:")
+    assert alice.library.count() == 1 and alice.subscriptions.count() == 2
 
 
 def _queries(call, n: int) -> int:
