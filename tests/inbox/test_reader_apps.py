@@ -414,3 +414,13 @@ def test_create_app_password_prints_one_that_logs_in(alice, runs, capsys):
     call_command("create_app_password", "alice@example.com")
     password = capsys.readouterr().out.strip().splitlines()[-1]
     assert GReader("alice@example.com", password).json("user-info")["userId"] == str(alice.pk)
+
+
+def test_an_app_password_made_on_the_tokens_page_logs_in(client, alice, runs):
+    client.force_login(alice)
+    page = client.post("/inbox/tokens/", {"name": "Reeder", "scope": "reader"})
+    text = page.content.decode()
+    assert "http://testserver/api/greader/" in text
+    password = next(w for w in text.split('"') if w.startswith("tid_") and len(w) > 30)
+    assert GReader("alice@example.com", password).json("user-info")["userEmail"] == alice.email
+    assert FeverClient(alice, password)("unread_item_ids")["unread_item_ids"].count(",") == 6
