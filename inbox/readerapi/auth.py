@@ -5,7 +5,9 @@ that client is refused until the window ends — as the console login is."""
 from __future__ import annotations
 
 from datetime import datetime
+from types import SimpleNamespace
 
+from config.api.throttling import LiveUserRateThrottle, TokenRateThrottle
 from inbox.auth_throttle import Refusal, login_attempt, login_succeeded
 
 # The throttle's "account" for credentials that name none (a Fever api_key, a bearer-like
@@ -25,3 +27,14 @@ def before_password(request, identifier: str, *, now: datetime) -> Refusal | Non
 
 def succeeded(request, identifier: str, *, now: datetime) -> None:
     login_succeeded(request, identifier or ANONYMOUS, now=now)
+
+
+def wait_before_request(request, token) -> float | None:
+    """Count a signed-in request against the JSON API's own allowances — the user's (shared
+    with their scripts and the API) and the app password's — so a reading app polling in a
+    loop is slowed like any API client. None when it may go ahead, else seconds to wait."""
+    counted = SimpleNamespace(user=token.user, auth=token, META=request.META, _request=request)
+    for throttle in (LiveUserRateThrottle(), TokenRateThrottle()):
+        if not throttle.allow_request(counted, None):
+            return throttle.wait() or 1.0
+    return None

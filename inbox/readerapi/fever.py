@@ -9,7 +9,10 @@ query string (`?api&items&since_id=…`). Tidings has one group, "Tidings", hold
 
 from __future__ import annotations
 
+import math
+
 from django.http import JsonResponse
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html, linebreaks
 from django.utils.translation import gettext as _
@@ -65,8 +68,8 @@ def _feeds(request, user) -> dict:
                 "id": s.pk,
                 "favicon_id": 0,
                 "title": s.name,
-                "url": request.build_absolute_uri(f"/subscriptions/{s.pk}/"),
-                "site_url": request.build_absolute_uri(f"/subscriptions/{s.pk}/"),
+                "url": request.build_absolute_uri(reverse("digests:detail", args=[s.pk])),
+                "site_url": request.build_absolute_uri(reverse("digests:detail", args=[s.pk])),
                 "is_spark": 0,
                 "last_updated_on_time": 0,
             }
@@ -155,6 +158,11 @@ def fever(request):
         if refusal is not None:
             response.status_code = 429
             response["Retry-After"] = str(refusal.retry_after)
+        return response
+    wait = auth.wait_before_request(request, token)
+    if wait is not None:
+        response = _answer({"error": _("Too many requests; try again later.")}, status=429)
+        response["Retry-After"] = str(math.ceil(wait))
         return response
     user, query, body = token.user, request.GET, {}
     try:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 from functools import wraps
 
 from django.conf import settings
@@ -83,6 +84,11 @@ def _authenticated(view):
                 return _refused(refusal)
             response = _text("Unauthorized!", status=401)
             response["X-Reader-Google-Bad-Token"] = "true"
+            return response
+        wait = auth.wait_before_request(request, token)
+        if wait is not None:
+            response = _text(_("Too many requests; try again later."), status=429)
+            response["Retry-After"] = str(math.ceil(wait))
             return response
         request.reader_token = token
         try:

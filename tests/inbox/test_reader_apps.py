@@ -241,6 +241,22 @@ def test_wrong_passwords_are_throttled(alice, settings):
     assert int(guesses[-1]["Retry-After"]) > 0
 
 
+def test_apps_share_the_api_request_allowance(alice, runs, settings):
+    app = GReader("alice@example.com", app_password(alice))
+    fever = FeverClient(alice, app_password(alice))
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "token": "3/min",
+        },
+    }
+    # The app's login already asked for its token: two more requests fit in the minute.
+    assert [app.get("user-info").status_code for _ in range(3)] == [200, 200, 429]
+    assert int(app.get("user-info")["Retry-After"]) > 0
+    assert [fever.call().status_code for _ in range(4)] == [200, 200, 200, 429]
+
+
 MALFORMED = [
     ("stream/items/ids", {"s": READING_LIST, "n": "abc"}, "n:"),
     ("stream/items/ids", {"s": READING_LIST, "n": "0"}, "n:"),
