@@ -64,8 +64,9 @@ def stream_items(user, stream_id: str, *, param: str = "s"):
         # A source added by the app (subscription/quickadd): it delivers through the
         # subscriptions that read it, not as a stream of its own.
         return filtered_items(user, InboxFilter()).none()
-    if stream_id.startswith(FEED) and stream_id[len(FEED) :].isdigit():
-        subscription_id = int(stream_id[len(FEED) :])
+    number = stream_id[len(FEED) :]
+    if stream_id.startswith(FEED) and number.isascii() and number.isdigit():
+        subscription_id = int(number)
         if subscription_id <= MAX_ID:
             return filtered_items(user, InboxFilter(subscription_id=subscription_id))
     raise ProtocolError(

@@ -269,6 +269,7 @@ MALFORMED = [
     ("stream/items/ids", {}, "s:"),
     ("stream/items/ids", {"s": READING_LIST, "xt": "feed/x"}, "xt:"),
     ("stream/contents/feed/99999999999999999999999", {}, "s:"),
+    ("stream/contents/feed/١", {}, "s:"),
     ("stream/items/contents", {}, "i:"),
     ("stream/items/contents", {"i": "tag:google.com,2005:reader/item/xyz"}, "i:"),
     ("stream/items/contents", {"i": "٣"}, "i:"),
@@ -281,6 +282,12 @@ def test_malformed_reader_parameters_get_a_400_naming_them(alice, runs, path, pa
     response = app.get(path, params)
     assert response.status_code == 400, response.content
     assert response.content.decode().startswith(field)
+
+
+def test_a_nul_character_is_refused_before_the_protocol_sees_it(alice, runs):
+    app = GReader("alice@example.com", app_password(alice))
+    response = app.get("stream/items/ids", {"s": "feed/\x00"})
+    assert response.status_code == 400 and '"s"' in response.content.decode()
 
 
 @pytest.mark.parametrize(
