@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "inbox",
     "topics",
     "billing",
+    "watches",
 ]
 
 MIDDLEWARE = [

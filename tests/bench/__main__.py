@@ -57,6 +57,7 @@ BENCHMARKS = (
     "relevance",
     "export",
     "mailin",
+    "textwatch",
     "readerapi",
 )
 # `all` stops a benchmark that takes longer than this (per benchmark, by size).
