@@ -10,6 +10,7 @@ urlpatterns = [
     path("sources/", include("ingest.urls")),
     path("credits/", include("billing.urls")),
     path("watches/", include("digests.textwatch.urls")),
+    path("api/", include("inbox.readerapi.urls")),  # reading apps: Google Reader, Fever
     path("api/", include("config.api.urls")),
     path("admin/", admin.site.urls),
 ]

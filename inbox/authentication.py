@@ -40,6 +40,10 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
                     "Malformed Authorization header: use 'Bearer <token>'."
                 )
             raise exceptions.AuthenticationFailed("Invalid or revoked API token.")
+        if token.scope == ApiToken.Scope.READER:
+            raise exceptions.AuthenticationFailed(
+                gettext("This is an app password: only reading apps (Google Reader, Fever) use it.")
+            )
         # Checked here, where every token request passes, rather than in each view's
         # permission classes (which a view may replace).
         if token.scope == ApiToken.Scope.READ and request.method not in SAFE_METHODS:

@@ -64,6 +64,9 @@ class ApiToken(models.Model):
     class Scope(models.TextChoices):
         WRITE = "write", _("Read and write")
         READ = "read", _("Read only")
+        # An app password: only the reading-app protocols (inbox/readerapi) accept it, and
+        # they can read the Inbox and mark items, nothing else.
+        READER = "reader", _("Reading apps (Google Reader, Fever)")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
@@ -74,6 +77,9 @@ class ApiToken(models.Model):
     scope = models.CharField(max_length=8, choices=Scope.choices, default=Scope.WRITE)
     prefix = models.CharField(max_length=16, unique=True)
     token_hash = models.CharField(max_length=64)
+    # App passwords only: SHA-256 of Fever's api_key, md5("email:password"), which a Fever
+    # client sends instead of the password (so it cannot be found by prefix).
+    fever_key_hash = models.CharField(max_length=64, blank=True, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
