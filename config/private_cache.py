@@ -18,6 +18,9 @@ from config.api.errors import API_PREFIX
 
 PRIVATE = "private, no-store"
 PRIVATE_REVALIDATED = "private, no-cache"
+# The reading apps' protocols (inbox/readerapi) authenticate with app passwords of their own:
+# every answer there is one reader's (ClientLogin's carries the password itself).
+READING_APP_PREFIXES = ("/api/greader/", "/api/fever/")
 
 
 class PrivateCacheControlMiddleware:
@@ -27,7 +30,11 @@ class PrivateCacheControlMiddleware:
     def __call__(self, request):
         response = self.get_response(request)
         user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated:
+        if request.path.startswith(READING_APP_PREFIXES):
+            response["Cache-Control"] = PRIVATE
+            del response["ETag"]
+            del response["Last-Modified"]
+        elif user is not None and user.is_authenticated:
             if request.path.startswith(API_PREFIX):
                 response["Cache-Control"] = PRIVATE_REVALIDATED
                 return response
