@@ -201,18 +201,22 @@ def check_active_count(account: Account, *, user_id: int, exclude_pk=None) -> No
 
 
 def check_manual_run(account: Account, *, user_id: int, now: datetime) -> None:
-    """Room for one more "Run now" this hour (the caller holds the account lock)."""
+    """Room for one more "Run now" this hour (the caller holds the account lock). A retry of a
+    failed run is a "Run now" too (`Run.retried_at`): retrying must not sidestep the limit."""
     limit = limits_of(account).manual_runs_per_hour
-    recent = list(
-        Run.objects.filter(
-            user_id=user_id,
-            trigger=Run.Trigger.MANUAL,
-            scheduled_at__gt=now - timedelta(hours=1),
-            scheduled_at__lte=now,
-        )
+    hour = (now - timedelta(hours=1), now)
+    requested = (
+        Run.objects.filter(user_id=user_id, trigger=Run.Trigger.MANUAL, scheduled_at__range=hour)
         .order_by("scheduled_at")
         .values_list("scheduled_at", flat=True)[:limit]
     )
+    retried = (
+        Run.objects.filter(user_id=user_id, retried_at__range=hour)
+        .order_by("retried_at")
+        .values_list("retried_at", flat=True)[:limit]
+    )
+    recent = sorted([*requested, *retried])[:limit]
+    recent = [moment for moment in recent if moment > hour[0]]
     if len(recent) < limit:
         return
     wait = max(math.ceil((recent[0] + timedelta(hours=1) - now).total_seconds() / 60), 1)

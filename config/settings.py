@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "inbox",
     "topics",
     "billing",
+    "digests.textwatch",
 ]
 
 MIDDLEWARE = [
@@ -68,6 +69,9 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Anonymous hits on cached public pages are answered here, before sessions and auth.
     "topics.http_cache.PublicPageCacheMiddleware",
+    # `Cache-Control: private, no-store` on every answer to a signed-in user (its response
+    # half runs after every later middleware's): config/private_cache.py.
+    "config.private_cache.PrivateCacheControlMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # 429 + Retry-After for any refused login or password reset (inbox/auth_throttle.py).
     "inbox.middleware.AuthThrottleMiddleware",
@@ -207,6 +211,8 @@ LOGIN_ACCOUNT_WINDOW_SECONDS = env_int("LOGIN_ACCOUNT_WINDOW_SECONDS", 3600, min
 PASSWORD_RESET_ADDRESS_LIMIT = env_int("PASSWORD_RESET_ADDRESS_LIMIT", 10, minimum=1)
 PASSWORD_RESET_ACCOUNT_LIMIT = env_int("PASSWORD_RESET_ACCOUNT_LIMIT", 3, minimum=1)
 PASSWORD_RESET_WINDOW_SECONDS = env_int("PASSWORD_RESET_WINDOW_SECONDS", 3600, minimum=1)
+API_AUTH_FAILURE_LIMIT = env_int("API_AUTH_FAILURE_LIMIT", 20, minimum=1)
+API_AUTH_FAILURE_WINDOW_SECONDS = env_int("API_AUTH_FAILURE_WINDOW_SECONDS", 300, minimum=1)
 
 # --- Internationalization ---------------------------------------------------------------
 LANGUAGE_CODE = "en"
@@ -459,3 +465,13 @@ LOGGING = {
         "httpx": {"level": "WARNING"},
     },
 }
+
+# Newsletters by email (docs/newsletters.md): the domain of the private inbound addresses, the
+# SMTP listener `manage.py mailin`, the largest message taken, the per-address daily cap, and
+# the signing key of the Mailgun inbound webhook (empty: the webhook is off).
+INBOUND_DOMAIN = env_str("INBOUND_DOMAIN", "inbound.localhost")
+MAILIN_HOST = env_str("MAILIN_HOST", "127.0.0.1")
+MAILIN_PORT = env_int("MAILIN_PORT", 2525, minimum=1)
+MAILIN_MAX_BYTES = env_int("MAILIN_MAX_BYTES", 25 * 1024 * 1024, minimum=1024)
+NEWSLETTER_DAILY_LIMIT = env_int("NEWSLETTER_DAILY_LIMIT", 100, minimum=1)
+MAILGUN_SIGNING_KEY = env_str("MAILGUN_SIGNING_KEY")

@@ -9,6 +9,8 @@ urlpatterns = [
     path("email/", include("digests.delivery.urls")),
     path("sources/", include("ingest.urls")),
     path("credits/", include("billing.urls")),
+    path("watches/", include("digests.textwatch.urls")),
+    path("api/", include("inbox.readerapi.urls")),  # reading apps: Google Reader, Fever
     path("api/", include("config.api.urls")),
     path("admin/", admin.site.urls),
 ]

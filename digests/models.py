@@ -219,6 +219,11 @@ class Run(LeasedWork):
     scheduled_at = models.DateTimeField()
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    retried_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text=_("When its owner last retried it: a retry counts as a “Run now”."),
+    )
     output_locale = models.CharField(max_length=16, blank=True)
     narrative_md = models.TextField(blank=True)
     narrative_generator = models.CharField(

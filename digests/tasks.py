@@ -77,6 +77,8 @@ def dispatch_tick() -> dict:
     # query a tick; at most one task enqueued a minute, and the reset is idempotent anyway).
     if periods.resets_due(now=now) and cache.add(f"billing:resets:{now:%Y%m%d%H%M}", True, 120):
         _enqueue("billing.tasks.reset_periods", group="billing")
+    # Text-change watches that are due and Apprise notifications to send (watches/).
+    _enqueue("digests.textwatch.tasks.tick", group="watches")
     result = scheduler.tick(
         now=now,
         run_source=enqueue_source_refresh,

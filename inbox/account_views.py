@@ -9,6 +9,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
+from django.http import HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import Resolver404, resolve
 from django.utils import timezone
@@ -118,13 +119,17 @@ class RateLimitedLoginView(auth_views.LoginView):
 
 class RateLimitedPasswordResetView(auth_views.PasswordResetView):
     """Django's password reset, at most PASSWORD_RESET_ADDRESS_LIMIT requests per client
-    address and PASSWORD_RESET_ACCOUNT_LIMIT per email address in the window: each one sends
-    a mail, so unlimited requests would make us a mail cannon."""
+    address and PASSWORD_RESET_ACCOUNT_LIMIT per (client address, email address) in the window:
+    each one sends a mail, so unlimited requests would make us a mail cannon. Past the second
+    limit the answer is the usual neutral page and no mail is sent; other requesters, the
+    owner among them, are not affected."""
 
     def form_valid(self, form):
         refusal = auth_throttle.password_reset_attempt(
             self.request, form.cleaned_data["email"], now=timezone.now()
         )
+        if refusal is not None and refusal.scope == auth_throttle.RESET_QUIET_SCOPE:
+            return HttpResponseRedirect(self.get_success_url())
         if refusal is not None:
             setattr(self.request, auth_throttle.REQUEST_ATTRIBUTE, refusal)
             form.add_error(None, throttled_message(refusal))

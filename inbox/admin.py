@@ -3,6 +3,7 @@ from django.contrib import admin
 from inbox.models import (
     ApiToken,
     AuthThrottleCounter,
+    IdempotentRequest,
     ImportedRow,
     ImportRecord,
     PushDevice,
@@ -81,3 +82,13 @@ class ImportedRowAdmin(admin.ModelAdmin):
     list_filter = ["kind"]
     search_fields = ["user__email", "key"]
     raw_id_fields = ["user"]
+
+
+@admin.register(IdempotentRequest)
+class IdempotentRequestAdmin(admin.ModelAdmin):
+    """Read-only: what an API client's retry would be answered (kept 24 hours)."""
+
+    list_display = ["key", "user", "status_code", "created_at"]
+    list_filter = ["status_code"]
+    search_fields = ["key", "user__email"]
+    readonly_fields = [f.name for f in IdempotentRequest._meta.fields]

@@ -33,10 +33,11 @@ from config.api.pagination import (
     page_of,
     read_limit,
 )
+from config.api.responses import created as created_response
 from config.api.serializers import ResponseSerializer, StrictSerializer, read_body, read_query
 from digests.models import RunItem
 from inbox.listing import SHOW_CHOICES, Cursor, InboxFilter, inbox_page, inbox_stats
-from inbox.models import ApiToken, UserPreference
+from inbox.models import UserPreference
 from inbox.push_devices import devices_of, push_enabled, register_device, remove_device
 from inbox.states import (
     ACTIONS,
@@ -49,23 +50,6 @@ from inbox.states import (
 
 INBOX_PAGE_MAX = 100
 INBOX_PAGE_DEFAULT = 30
-
-
-class MeSerializer(ResponseSerializer):
-    id = serializers.IntegerField()
-    email = serializers.EmailField()
-    token_scope = serializers.ChoiceField(
-        choices=ApiToken.Scope.choices,
-        allow_null=True,
-        help_text="The scope of the token used (null without one).",
-    )
-
-
-class MeView(APIView):
-    @extend_schema(responses=MeSerializer)
-    def get(self, request):
-        scope = getattr(request.auth, "scope", None)
-        return Response(MeSerializer({**vars(request.user), "token_scope": scope}).data)
 
 
 class InboxItemSerializer(ResponseSerializer):
@@ -343,7 +327,13 @@ class PushDeviceListView(ListAPIView):
             label=data["label"],
             now=timezone.now(),
         )
-        return Response(PushDeviceSerializer(device).data, status=201 if created else 200)
+        return created_response(
+            request,
+            PushDeviceSerializer(device).data,
+            "api-push-device",
+            new=created,
+            device_id=device.pk,
+        )
 
 
 class PushDeviceDetailView(APIView):

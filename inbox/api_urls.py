@@ -1,10 +1,12 @@
 from django.urls import path
 
-from inbox import api
+from inbox import api, api_tokens
 from inbox.portability import api as portability_api
 
 urlpatterns = [
-    path("me", api.MeView.as_view(), name="api-me"),
+    path("me", api_tokens.MeView.as_view(), name="api-me"),
+    path("tokens", api_tokens.TokenListView.as_view(), name="api-tokens"),
+    path("tokens/<int:token_id>", api_tokens.TokenDetailView.as_view(), name="api-token"),
     path("inbox/items", api.InboxItemListView.as_view(), name="api-inbox-items"),
     path("inbox/items/bulk", api.InboxBulkActionView.as_view(), name="api-inbox-bulk"),
     path(

@@ -1,6 +1,7 @@
 """One throttle for every way to prove who you are: the console login, the admin login (both
 through the authentication backend, so any future surface that calls `authenticate()` is
-covered too) and the password-reset form.
+covered too), the password-reset form, and API tokens (failed bearer authentications per
+client address, `api_authentication_*`).
 
 Limits, checked in this order for each login attempt; the first one exhausted refuses it, and
 the later ones do not count it:
@@ -164,15 +165,22 @@ def login_succeeded(request, identifier: str, *, now: datetime) -> None:
     _give_back(counted, now)
 
 
+RESET_QUIET_SCOPE = "reset-requester-account"
+
+
 def password_reset_attempt(request, email: str, *, now: datetime) -> Refusal | None:
-    """Count a password-reset request: per client address, then per account (each one mails)."""
+    """Count a password-reset request (each one mails): per client address, then per
+    (client address, account). Both count the requester, never the account alone: a count per
+    account let anyone's three requests block the owner's own reset for an hour. A refusal of
+    the second scope (`RESET_QUIET_SCOPE`) is answered like a success without a mail, so it
+    tells nobody whether the account exists or was asked for."""
     window = settings.PASSWORD_RESET_WINDOW_SECONDS
     address = throttle_bucket(client_address(request))
     checks = [
         ("reset-address", f"reset:address:{address}", settings.PASSWORD_RESET_ADDRESS_LIMIT),
         (
-            "reset-account",
-            f"reset:account:{account_key(email)}",
+            RESET_QUIET_SCOPE,
+            f"reset:pair:{address}:{account_key(email)}",
             settings.PASSWORD_RESET_ACCOUNT_LIMIT,
         ),
     ]
@@ -181,6 +189,22 @@ def password_reset_attempt(request, email: str, *, now: datetime) -> Refusal | N
         if wait is not None:
             return Refusal(scope, wait)
     return None
+
+
+def _api_failure_key(request) -> str:
+    return f"api-auth:address:{throttle_bucket(client_address(request))}"
+
+
+def api_authentication_failed(request, *, now: datetime) -> Refusal | None:
+    """Count one failed API authentication for this client address (atomically); a Refusal
+    when that was past the limit."""
+    wait = _count(
+        _api_failure_key(request),
+        limit=settings.API_AUTH_FAILURE_LIMIT,
+        window=settings.API_AUTH_FAILURE_WINDOW_SECONDS,
+        now=now,
+    )
+    return None if wait is None else Refusal("api-address", wait)
 
 
 def purge_expired(*, now: datetime) -> int:

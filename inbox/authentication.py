@@ -8,6 +8,7 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 from rest_framework.permissions import SAFE_METHODS
 
+from inbox import auth_throttle
 from inbox.models import ApiToken
 from inbox.tokens import authenticate_token
 
@@ -22,14 +23,27 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
         scheme, _, credentials = header.partition(" ")
         if scheme.lower() != self.keyword.lower():
             return None
+        now = timezone.now()
         credentials = credentials.strip()
-        if not credentials or " " in credentials:
-            raise exceptions.AuthenticationFailed(
-                "Malformed Authorization header: use 'Bearer <token>'."
-            )
-        token = authenticate_token(credentials, now=timezone.now())
+        token = None
+        if credentials and " " not in credentials:
+            token = authenticate_token(credentials, now=now)
         if token is None:
+            # Failed authentications are counted per client address (inbox/auth_throttle.py):
+            # past the limit the answer is 429 with Retry-After, not another 401. A good token
+            # costs nothing here.
+            refusal = auth_throttle.api_authentication_failed(request, now=now)
+            if refusal is not None:
+                raise exceptions.Throttled(wait=refusal.retry_after)
+            if not credentials or " " in credentials:
+                raise exceptions.AuthenticationFailed(
+                    "Malformed Authorization header: use 'Bearer <token>'."
+                )
             raise exceptions.AuthenticationFailed("Invalid or revoked API token.")
+        if token.scope == ApiToken.Scope.READER:
+            raise exceptions.AuthenticationFailed(
+                gettext("This is an app password: only reading apps (Google Reader, Fever) use it.")
+            )
         # Checked here, where every token request passes, rather than in each view's
         # permission classes (which a view may replace).
         if token.scope == ApiToken.Scope.READ and request.method not in SAFE_METHODS:

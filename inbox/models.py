@@ -64,6 +64,9 @@ class ApiToken(models.Model):
     class Scope(models.TextChoices):
         WRITE = "write", _("Read and write")
         READ = "read", _("Read only")
+        # An app password: only the reading-app protocols (inbox/readerapi) accept it, and
+        # they can read the Inbox and mark items, nothing else.
+        READER = "reader", _("Reading apps (Google Reader, Fever)")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
@@ -74,6 +77,9 @@ class ApiToken(models.Model):
     scope = models.CharField(max_length=8, choices=Scope.choices, default=Scope.WRITE)
     prefix = models.CharField(max_length=16, unique=True)
     token_hash = models.CharField(max_length=64)
+    # App passwords only: SHA-256 of Fever's api_key, md5("email:password"), which a Fever
+    # client sends instead of the password (so it cannot be found by prefix).
+    fever_key_hash = models.CharField(max_length=64, blank=True, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
@@ -208,3 +214,29 @@ class ImportedRow(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.key} -> {self.local_id}"
+
+
+class IdempotentRequest(models.Model):
+    """An API request sent with an `Idempotency-Key` (inbox/idempotency.py): the same key from
+    the same user answers the stored response instead of doing the work again, for 24 hours.
+    `status_code` is null while the first request is still being served."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="idempotent_requests"
+    )
+    key = models.CharField(max_length=255)
+    # SHA-256 of method, path and body: the same key with another request is refused.
+    fingerprint = models.CharField(max_length=64)
+    status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    body = models.JSONField(null=True, blank=True)
+    location = models.CharField(max_length=2000, blank=True)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="idempotent_request_unique_key")
+        ]
+        indexes = [models.Index(fields=["created_at"], name="idempotent_request_age_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.key} ({self.status_code or 'in progress'})"

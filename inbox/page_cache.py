@@ -101,8 +101,14 @@ def _key(request: HttpRequest) -> str:
 
 def cached_page(request: HttpRequest, build: Callable[[], tuple[str, dict, bool]]) -> HttpResponse:
     """The page `build()` describes — (template, context, cacheable) — from the cache when
-    the user's Inbox has not changed since it was rendered."""
-    usable = request.method == "GET" and not len(messages.get_messages(request))
+    the user's Inbox has not changed since it was rendered. With INBOX_PAGE_CACHE_SECONDS at 0
+    the cache is neither written nor read: a page stored before the setting changed is never
+    served."""
+    usable = (
+        settings.INBOX_PAGE_CACHE_SECONDS > 0
+        and request.method == "GET"
+        and not len(messages.get_messages(request))
+    )
     key = _key(request) if usable else ""
     html = cache.get(key) if usable else None
     if html is None:

@@ -106,6 +106,18 @@ def apply_bulk_action(user, run_item_ids: list[int], action: str, *, now: dateti
     return wanted
 
 
+def apply_to_items(user, run_items, action: str, *, now: datetime) -> int:
+    """`action` on every RunItem of `run_items` (a queryset the caller already limited to the
+    user's Inbox, e.g. "everything in this feed up to that time" for the reading apps'
+    mark-all-as-read): no count limit, still a few queries. Returns how many items."""
+    _check_action(action)
+    rows = list(run_items.filter(run__user=user).only("id", "canonical_url_hash", "item_id"))
+    if rows:
+        with transaction.atomic():
+            _apply(user, rows, action, now=now)
+    return len(rows)
+
+
 def states_by_hash(user, hashes) -> dict[str, UserContentState]:
     return {
         s.canonical_url_hash: s

@@ -54,9 +54,22 @@ def issue_token(user, name: str, scope: str = ApiToken.Scope.WRITE) -> tuple[Api
         prefix = secrets.token_hex(6)
         clear = f"{TOKEN_PREFIX}_{prefix}_{secrets.token_urlsafe(32)}"
         token = ApiToken.objects.create(
-            user=user, name=name, scope=scope, prefix=prefix, token_hash=_hash(clear)
+            user=user,
+            name=name,
+            scope=scope,
+            prefix=prefix,
+            token_hash=_hash(clear),
+            fever_key_hash=_hash(fever_api_key(user.email, clear))
+            if scope == ApiToken.Scope.READER
+            else "",
         )
     return token, clear
+
+
+def fever_api_key(email: str, app_password: str) -> str:
+    """What a Fever client sends as `api_key`: md5 of "email:password" (the protocol's choice;
+    the password is a 256-bit app password, so md5's weakness gives nothing away)."""
+    return hashlib.md5(f"{email}:{app_password}".encode(), usedforsecurity=False).hexdigest()
 
 
 def authenticate_token(clear: str, *, now: datetime) -> ApiToken | None:
@@ -73,9 +86,39 @@ def authenticate_token(clear: str, *, now: datetime) -> ApiToken | None:
         return None
     if not token.user.is_active:
         return None
+    _touch(token, now)
+    return token
+
+
+def _touch(token: ApiToken, now: datetime) -> None:
     if token.last_used_at is None or now - token.last_used_at >= LAST_USED_RESOLUTION:
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
         token.last_used_at = now
+
+
+def authenticate_app_password(clear: str, *, now: datetime) -> ApiToken | None:
+    """The active app password (a READER-scope token) matching `clear`, or None."""
+    token = authenticate_token(clear, now=now)
+    return token if token is not None and token.scope == ApiToken.Scope.READER else None
+
+
+def authenticate_fever_key(api_key: str, *, now: datetime) -> ApiToken | None:
+    """The active app password whose Fever api_key is `api_key`, or None."""
+    api_key = (api_key or "").strip().lower()
+    if len(api_key) != 32:
+        return None
+    token = (
+        ApiToken.objects.select_related("user")
+        .filter(
+            fever_key_hash=_hash(api_key),
+            scope=ApiToken.Scope.READER,
+            revoked_at__isnull=True,
+            user__is_active=True,
+        )
+        .first()
+    )
+    if token is not None:
+        _touch(token, now)
     return token
 
 

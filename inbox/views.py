@@ -310,6 +310,7 @@ def tokens(request):
             "new_token": new_token,
             "actions": ACTIONS,
             "scopes": ApiToken.Scope.choices,
+            "reader_url": request.build_absolute_uri("/api/greader/"),
             "nav": "tokens",
         },
     )

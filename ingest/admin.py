@@ -7,6 +7,8 @@ from ingest.models import (
     ContentItem,
     ContentItemSource,
     FetchLog,
+    InboundMessage,
+    NewsletterAddress,
     SearchQueryPoll,
     SimhashBand,
     Source,
@@ -138,3 +140,21 @@ class BackfillAdmin(admin.ModelAdmin):
 
     list_display = ["day", "requested_at", "sources"]
     date_hierarchy = "requested_at"
+
+
+@admin.register(NewsletterAddress)
+class NewsletterAddressAdmin(admin.ModelAdmin):
+    list_display = ["local_part", "user", "label", "created_at", "revoked_at"]
+    search_fields = ["local_part", "user__email", "label"]
+    raw_id_fields = ["user", "source"]
+
+
+@admin.register(InboundMessage)
+class InboundMessageAdmin(admin.ModelAdmin):
+    """What became of each received message; its raw text is not shown (it is a reader's mail)."""
+
+    list_display = ["subject", "address", "status", "sender_email", "received_at", "dkim"]
+    list_filter = ["status"]
+    search_fields = ["subject", "sender_email", "address__local_part"]
+    raw_id_fields = ["address", "item"]
+    exclude = ["raw"]

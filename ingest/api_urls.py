@@ -2,6 +2,8 @@ from django.urls import path
 
 from ingest.crawl import api as api_crawl
 from ingest.library import api
+from ingest.newsletters import api as api_newsletters
+from ingest.newsletters import webhook as newsletters_webhook
 from ingest.pages import api as api_pages
 from ingest.search import api as api_search
 from ingest.watch import api as api_watch
@@ -21,4 +23,32 @@ urlpatterns = [
     path("sources/pages", api_pages.SavePageView.as_view(), name="api-sources-pages"),
     path("packs", api.PackListView.as_view(), name="api-packs"),
     path("packs/<slug:key>/install", api.PackInstallView.as_view(), name="api-pack-install"),
+]
+
+urlpatterns += [
+    path(
+        "newsletters/addresses",
+        api_newsletters.AddressListView.as_view(),
+        name="api-newsletter-addresses",
+    ),
+    path(
+        "newsletters/addresses/<int:address_id>",
+        api_newsletters.AddressDetailView.as_view(),
+        name="api-newsletter-address",
+    ),
+    path(
+        "newsletters/addresses/<int:address_id>/messages",
+        api_newsletters.AddressMessagesView.as_view(),
+        name="api-newsletter-messages",
+    ),
+    path(
+        "newsletters/addresses/<int:address_id>/senders",
+        api_newsletters.AllowSenderView.as_view(),
+        name="api-newsletter-senders",
+    ),
+    path(
+        "public/newsletters/inbound/mailgun",
+        newsletters_webhook.MailgunInboundView.as_view(),
+        name="api-newsletter-mailgun",
+    ),
 ]

@@ -37,6 +37,7 @@ class Source(LeasedWork):
         LIST = "list", _("Watched list")
         CRAWL = "crawl", _("Site crawl")
         SEARCH = "search", _("Search")
+        NEWSLETTER = "newsletter", _("Newsletter")
 
     class RefreshMode(models.TextChoices):
         SCHEDULED = "scheduled", _("Scheduled")
@@ -343,3 +344,86 @@ class SimhashBand(models.Model):
 
     def __str__(self) -> str:
         return f"{self.item_id} band {self.band}={self.value}"
+
+
+class NewsletterAddress(models.Model):
+    """A private inbound address (ingest/newsletters/): mail to it becomes items of its own
+    `newsletter` source, which only its owner has in a library. The local part is random and
+    unguessable; a revoked address refuses mail at RCPT and is never given out again."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="newsletter_addresses"
+    )
+    source = models.OneToOneField(
+        Source, on_delete=models.CASCADE, related_name="newsletter_address"
+    )
+    local_part = models.CharField(max_length=64, unique=True)
+    label = models.CharField(max_length=200, blank=True)
+    allowed_senders = models.JSONField(
+        default=list,
+        blank=True,
+        help_text=_(
+            "Sender addresses (or @domains) whose mail becomes items; empty accepts any sender."
+        ),
+    )
+    split_roundups = models.BooleanField(
+        default=False, help_text=_("Each linked article of an issue also becomes its own item.")
+    )
+    created_at = models.DateTimeField()
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.address
+
+    @property
+    def address(self) -> str:
+        return f"{self.local_part}@{settings.INBOUND_DOMAIN}"
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at is None
+
+
+class InboundMessage(models.Model):
+    """One message received for an address, written before anything else is done with it:
+    what became of it is visible (an item, held for an unknown sender, a confirmation to
+    click), and the same message delivered twice is one row (the unique key)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Received, not yet read")
+        ACCEPTED = "accepted", _("Added to the pool")
+        HELD = "held", _("Held: sender not allowed")
+        CONFIRMATION = "confirmation", _("Subscription confirmation")
+        REFUSED = "refused", _("Refused")
+
+    address = models.ForeignKey(
+        NewsletterAddress, on_delete=models.CASCADE, related_name="messages"
+    )
+    message_key = models.CharField(max_length=64)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    sender_email = models.CharField(max_length=320, blank=True)
+    sender_name = models.CharField(max_length=300, blank=True)
+    subject = models.CharField(max_length=500, blank=True)
+    received_at = models.DateTimeField()
+    confirm_url = models.URLField(max_length=2048, blank=True)
+    dkim = models.CharField(max_length=300, blank=True)
+    item = models.ForeignKey(ContentItem, on_delete=models.SET_NULL, null=True, blank=True)
+    # The message as received, kept only until it is read (or while it is held).
+    raw = models.BinaryField(blank=True, default=b"")
+    size = models.PositiveIntegerField(default=0)
+    error = models.CharField(max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["-received_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["address", "message_key"], name="inboundmessage_unique"
+            ),
+        ]
+        indexes = [models.Index(fields=["address", "-received_at"], name="inbound_recent_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.address_id}: {self.subject[:60]} ({self.status})"

@@ -59,3 +59,16 @@ def extract_full_text(item_ids: list[int]) -> dict:
         "failed": counts.failed,
         "too_large": counts.too_large,
     }
+
+
+def read_inbound_message(message_id: int) -> str:
+    """A newsletter message the SMTP listener or the webhook took (ingest/newsletters/).
+    Safe to run twice: only a pending message is read."""
+    from ingest.newsletters.receiving import read_message
+
+    row = read_message(message_id, now=timezone.now())
+    if row is None:
+        return "gone"
+    if row.item_id:
+        _rate_later([row.item_id])
+    return row.status

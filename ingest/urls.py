@@ -2,6 +2,7 @@ from django.urls import path
 
 from ingest.crawl import views as views_crawl
 from ingest.library import views
+from ingest.newsletters import views as views_newsletters
 from ingest.pages import views as views_pages
 from ingest.search import views as views_search
 from ingest.watch import views as views_watch
@@ -18,4 +19,21 @@ urlpatterns = [
     path("watch/", views_watch.watch_list, name="watch"),
     path("watch/<int:user_source_id>/settings/", views_watch.watch_settings, name="watch-settings"),
     path("save/", views_pages.save_page, name="save-page"),
+    path("newsletters/", views_newsletters.newsletter_list, name="newsletters"),
+    path("newsletters/new/", views_newsletters.newsletter_add, name="newsletter-add"),
+    path(
+        "newsletters/<int:address_id>/revoke/",
+        views_newsletters.newsletter_revoke,
+        name="newsletter-revoke",
+    ),
+    path(
+        "newsletters/held/<int:message_id>/allow/",
+        views_newsletters.newsletter_allow,
+        name="newsletter-allow",
+    ),
+    path(
+        "newsletters/<int:source_id>/issues/<slug:key>/",
+        views_newsletters.newsletter_issue,
+        name="newsletter-issue",
+    ),
 ]

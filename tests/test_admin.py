@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from digests.demo import set_up_demo
 
-PROJECT_APPS = ("ingest", "digests", "inbox", "topics", "billing")
+PROJECT_APPS = ("ingest", "digests", "inbox", "topics", "billing", "watches")
 
 
 def test_every_project_model_is_registered():

@@ -20,12 +20,12 @@ INGEST_LAYERS = [
     {"ingest.refresh"},
     {"ingest.feeds"},
     {"ingest.library"},
-    {"ingest.pages", "ingest.watch", "ingest.crawl", "ingest.search"},
+    {"ingest.pages", "ingest.watch", "ingest.crawl", "ingest.search", "ingest.newsletters"},
 ]
 
 # digests' packages (and the few modules that sit below the rest of their package), lowest first.
 DIGESTS_LAYERS = [
-    {"digests.models"},
+    {"digests.models", "digests.textwatch.models"},
     {
         "digests.narrative.summaries",
         "digests.narrative.markdown",
@@ -33,10 +33,10 @@ DIGESTS_LAYERS = [
         "digests.schedules.words",
     },
     {"digests.ai"},
-    {"digests.narrative.writer", "digests.delivery"},
+    {"digests.narrative.writer", "digests.delivery", "digests.textwatch.apprise"},
     {"digests.runs"},
     {"digests.schedules.scheduler", "digests.tasks"},
-    {"digests.subscriptions", "digests.watches", "digests.platform"},
+    {"digests.subscriptions", "digests.watches", "digests.textwatch", "digests.platform"},
 ]
 
 

@@ -79,10 +79,13 @@ def test_the_baseline_tokenizes_in_lower_case_on_non_word_characters():
     ]  # fmt: skip
 
 
-def test_the_baseline_splits_cjk_runs_into_overlapping_bigrams():
-    assert metrics.tokens("AI芯片出口") == ["ai", "芯片", "片出", "出口"]
-    assert metrics.tokens("日本の観光業") == ["日本", "本の", "の観", "観光", "光業"]
-    assert metrics.tokens("클라우드 보안 ＡＩ") == ["클라", "라우", "우드", "보안", "ai"]
+def test_the_baseline_cuts_cjk_runs_with_the_segmenter_tidings_uses():
+    """Both sides of the comparison read CJK text the same way (ingest/text/segment.py):
+    words, not character bigrams; particles (の, 的, 과) dropped."""
+    assert metrics.tokens("AI芯片出口") == ["ai", "芯片", "出口"]
+    assert metrics.tokens("日本の観光業") == ["日本", "観光", "業"]
+    assert metrics.tokens("클라우드 보안과 ＡＩ") == ["클라우드", "보안", "ai"]
+    assert metrics.tokens("电动汽车电池技术的最新进展") == ["电动汽车", "电池", "技术", "最新进展"]
     assert metrics.tokens("量") == ["量"]
 
 

@@ -21,6 +21,7 @@ from rest_framework.views import APIView
 from config.api.errors import APIInputError
 from config.api.fields import IdField, StrictCharField, StrictChoiceField
 from config.api.pagination import PAGE_PARAMS, OffsetCursorPagination
+from config.api.responses import created
 from config.api.serializers import (
     ResponseModelSerializer,
     StrictSerializer,
@@ -35,6 +36,7 @@ from digests.subscriptions.api import (
     SubscriptionSerializer,
 )
 from digests.subscriptions.service import SubscriptionInputError
+from inbox.idempotency import idempotent
 from topics import following, publishing, seo
 from topics.models import MAX_EDITIONS_LISTED, Edition, EditionItem, Topic
 from topics.publishing import PublishInput, TopicInputError
@@ -234,6 +236,7 @@ class TopicPublishView(ListAPIView):
     @extend_schema(
         request=PublishSerializer, responses={201: OwnedTopicSerializer, 403: TIER_LIMIT}
     )
+    @idempotent
     def post(self, request):
         data = dict(read_body(PublishSerializer, request))
         subscription = (
@@ -250,7 +253,7 @@ class TopicPublishView(ListAPIView):
             PublishInput(**{"title": "", **data}),
             now=timezone.now(),
         )
-        return Response(OwnedTopicSerializer(topic).data, status=status.HTTP_201_CREATED)
+        return created(request, OwnedTopicSerializer(topic).data, "api-topic", slug=topic.slug)
 
 
 def _owned_topic(request, slug: str) -> Topic:
@@ -301,6 +304,7 @@ class TopicFollowView(APIView):
             403: TIER_LIMIT,
         },
     )
+    @idempotent
     def post(self, request, slug: str):
         topic = _followable(request, slug)
         tweaks = read_body(FollowSerializer, request)
@@ -308,15 +312,24 @@ class TopicFollowView(APIView):
         subscription = _topic_call(
             following.follow, request.user, topic, dict(tweaks), now=timezone.now()
         )
-        return Response(
+        return created(
+            request,
             SubscriptionSerializer(subscription).data,
-            status=status.HTTP_200_OK if existed else status.HTTP_201_CREATED,
+            "api-subscription",
+            new=not existed,
+            subscription_id=subscription.pk,
         )
 
 
 class TopicForkView(APIView):
     @extend_schema(request=None, responses={201: SubscriptionSerializer, 403: TIER_LIMIT})
+    @idempotent
     def post(self, request, slug: str):
         topic = _followable(request, slug)
         subscription = _topic_call(following.fork, request.user, topic, now=timezone.now())
-        return Response(SubscriptionSerializer(subscription).data, status=status.HTTP_201_CREATED)
+        return created(
+            request,
+            SubscriptionSerializer(subscription).data,
+            "api-subscription",
+            subscription_id=subscription.pk,
+        )

@@ -8,13 +8,21 @@ rate-limit headers on every API answer.
   and not only by DRF because DRF objects only when a view reads its body: a form body sent to
   an action that takes none would otherwise be silently ignored.
 
+Every successful GET answer carries an `ETag` (a hash of its body); a client that sends it back
+in `If-None-Match` gets 304 with no body when nothing changed — for objects and lists alike, so
+a sync client re-reads only what moved. The request is still authenticated, throttled and
+answered by its view; what is saved is the transfer and the client's parsing.
+
 Answers use the one error shape (config/api/errors.py). Pages outside /api/ are not touched.
 """
 
 from __future__ import annotations
 
+import hashlib
 from urllib.parse import unquote_to_bytes
 
+from django.utils.cache import get_conditional_response
+from django.utils.http import quote_etag
 from django.utils.translation import gettext as _
 from rest_framework.utils.mediatypes import media_type_matches
 
@@ -43,6 +51,16 @@ def query_string_problem(query_string: str) -> tuple[str, str] | None:
         if reason:
             return (name if not bad_text_reason(name) else "non_field_errors"), reason
     return None
+
+
+def _conditional(request, response):
+    """The answer with its ETag, or 304 Not Modified when the client already has it."""
+    if response.streaming or response.has_header("ETag"):
+        return response
+    if hasattr(response, "render") and not response.is_rendered:
+        response.render()
+    response["ETag"] = quote_etag(hashlib.sha256(response.content).hexdigest()[:32])
+    return get_conditional_response(request, etag=response["ETag"], response=response)
 
 
 def _has_body(request) -> bool:
@@ -74,6 +92,8 @@ class APIRequestMiddleware:
             field, reason = problem
             return error_response(400, "bad_text", f"{field}: {reason}", {field: reason})
         response = self.get_response(request)
+        if request.method in ("GET", "HEAD") and response.status_code == 200:
+            response = _conditional(request, response)
         limit = getattr(request, RATE_LIMIT_ATTRIBUTE, None)
         if limit is not None:
             response["X-RateLimit-Limit"] = str(limit.limit)

@@ -70,6 +70,13 @@ def read_query(
         raise APIInputError({key: _("Give this parameter once.") for key in repeated})
     data = {key: params[key] for key in params if key not in also}
     serializer = serializer_class(data=data)
+    if also:
+        # The paginator's parameters are part of what this takes: say so when refusing.
+        takes = [name for name, field in serializer.fields.items() if not field.read_only]
+        takes += [name for name in also if name not in takes]
+        if unknown := [key for key in data if key not in takes]:
+            message = _("Unknown parameter; this takes: %(params)s.") % {"params": ", ".join(takes)}
+            raise APIInputError(dict.fromkeys(unknown, message))
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
 

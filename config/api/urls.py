@@ -33,6 +33,7 @@ urlpatterns = [
     path("v1/", include("digests.api_urls")),
     path("v1/", include("topics.api_urls")),
     path("v1/", include("billing.api_urls")),
+    path("v1/", include("digests.textwatch.api_urls")),
     path("v1/admin/cache/", include("digests.platform.cache_api_urls")),
     path("v1/admin/", include("digests.platform.api_urls")),
     re_path(r"", NoSuchEndpoint.as_view(), name="api-not-found"),

@@ -94,6 +94,10 @@ def plan_for_run(run: Run, subscription: Subscription, *, now: datetime) -> list
         and PushDevice.objects.filter(user_id=subscription.owner_id).exists()
     ):
         planned.append(_new(run, subscription, Delivery.Channel.PUSH, PUSH_RECIPIENT, now))
+    # Apprise targets the subscription (or watch) is routed to: rows of their own.
+    from digests.textwatch.apprise import plan_sends
+
+    plan_sends(run, now=now)
     if not planned:
         return []
     # A retried run that had already planned them (it cannot: a failed run planned nothing)

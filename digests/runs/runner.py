@@ -814,11 +814,19 @@ def execute_run(run_id: int, *, now: datetime) -> Run | None:
     return run
 
 
+# How long a run took is read from this clock (monotonic: a wall-clock step cannot make it
+# negative); tests replace it.
+duration_clock = time.monotonic
+
+
 def _execute(run: Run, attempt: int, *, now: datetime) -> bool:
     """One attempt; True when it succeeded (then `run` is the row as saved)."""
     run_id = run.pk
     subscription = run.subscription
     meter = RunMeter()  # one per attempt: a retry records what the retry itself did
+    # `now` is when the attempt started (its window, its scores); the run's finish is that
+    # plus how long the attempt took, so its timings are real.
+    started = duration_clock()
     try:
         # The budget check, before any work: holds the run's upper-bound cost, or refuses.
         budget = charges.reserve(run, subscription, now=now)
@@ -861,7 +869,7 @@ def _execute(run: Run, attempt: int, *, now: datetime) -> bool:
             run.billing_breakdown = meter.breakdown()
             run.status = Run.Status.SUCCEEDED
             run.error_code = ""
-            run.finished_at = now
+            run.finished_at = now + timedelta(seconds=round(duration_clock() - started, 3))
             run.lease_expires_at = None
             run.save()
             # The one charge, committed with the delivery (refunded at once if empty).

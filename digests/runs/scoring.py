@@ -48,6 +48,7 @@ from types import MappingProxyType
 # Impact is a content-level score (SPEC §4.7): its one formula, freshness included, lives with
 # the stored parts in ingest/text/scores.py.
 from ingest.text.scores import impact_at as impact  # noqa: F401
+from ingest.text.segment import CJK_CHAR, match_words
 from ingest.text.terms import clean_term, fold, term_form
 from ingest.text.word_lists import word_list
 
@@ -203,13 +204,14 @@ class Query:
         phrases: dict[tuple[str, ...], str] = {}
         parts: dict[str, tuple[tuple, ...]] = {}
         for term in interests.terms:
-            folded = fold(clean_term(term))
-            if _is_cjk_term(folded):
-                substrings.setdefault(folded, term)
-                parts.setdefault(term, (("s", folded),))
-                continue
-            # Words keep their case for their forms: "LLM" also matches "LLMs".
-            written = _CASED_WORD.findall(clean_term(term).replace("-", " "))
+            # Words keep their case for their forms: "LLM" also matches "LLMs". Chinese,
+            # Japanese and Korean terms are cut into words by the shared segmenter, as the
+            # interest extractor cut the topic (ingest/text/segment.py).
+            cleaned = clean_term(term)
+            if _is_cjk_term(fold(cleaned)):
+                written = list(match_words(cleaned))
+            else:
+                written = _CASED_WORD.findall(cleaned.replace("-", " "))
             keys = tuple(word_key(fold(word)) for word in written)
             for key, word in zip(keys, written, strict=True):
                 words.setdefault(key, term)
@@ -261,6 +263,9 @@ def _phrase_pattern(phrase: tuple[str, ...], forms: dict[str, tuple[str, ...]]) 
         "(?:" + "|".join(re.escape(f) for f in sorted(forms[key], key=len, reverse=True)) + ")"
         for key in phrase
     ]
+    if any(map(_is_cjk_term, phrase)):
+        # Chinese and Japanese write a phrase's words together, Korean with a space between.
+        return re.compile(r"\s*".join(words))
     edge = "[0-9a-z\u00c0-\u024f]"
     return re.compile(f"(?<!{edge})" + _BETWEEN_WORDS.join(words) + f"(?!{edge})")
 
@@ -283,10 +288,14 @@ class _Matcher:
         for key, written in forms.items():
             for form in written:
                 self.key_of.setdefault(form, key)
-        alternatives = "|".join(re.escape(f) for f in sorted(self.key_of, key=len, reverse=True))
-        self.pattern = (
-            re.compile(f"(?<!{_EDGE})(?:{alternatives})(?!{_EDGE})") if alternatives else None
-        )
+        ordered = sorted(self.key_of, key=len, reverse=True)
+        latin = "|".join(re.escape(f) for f in ordered if not _is_cjk_term(f))
+        # A Chinese, Japanese or Korean word is found wherever it is written, even beside a
+        # Latin letter ("ai芯片"): those scripts put no space around words.
+        cjk = "|".join(re.escape(f) for f in ordered if _is_cjk_term(f))
+        alternatives = [f"(?<!{_EDGE})(?:{latin})(?!{_EDGE})" if latin else "", cjk]
+        either = "|".join(filter(None, alternatives))
+        self.pattern = re.compile(either) if either else None
 
     def counts(self, text: str) -> Mapping[str, int]:
         if self.pattern is None or not text:
@@ -301,6 +310,17 @@ class _Matcher:
 _NONE: Mapping[str, int] = MappingProxyType({})
 
 
+def _length(text: str) -> int:
+    """A field's length in words: white-space separated, and for Chinese, Japanese and Korean
+    text (which puts no space between words) one word per two characters, about the length
+    of their words, so a CJK summary is not taken for a one-word one (and boosted)."""
+    words = len(text.split())
+    if text.isascii():
+        return words
+    cjk = len(CJK_CHAR.findall(text))
+    return words + cjk // 2 if cjk else words
+
+
 class Document:
     """A candidate's fields, folded, and their lengths in words."""
 
@@ -312,7 +332,7 @@ class Document:
         # feedback words only scans for the new words.
         self._found: dict[_Matcher, dict[str, dict[tuple, int]]] = {}
         # Words for length normalization: white-space separated is close enough, and cheap.
-        self.lengths = {"title": len(self.title.split()), "summary": len(self.summary.split())}
+        self.lengths = {"title": _length(self.title), "summary": _length(self.summary)}
 
     @classmethod
     def of(cls, title: str, summary: str) -> Document:

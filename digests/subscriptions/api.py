@@ -30,6 +30,7 @@ from config.api.fields import (
     StrictIntegerField,
     StrictListField,
 )
+from config.api.responses import created
 from config.api.schema import ERROR_RESPONSE
 from config.api.serializers import (
     ResponseModelSerializer,
@@ -60,6 +61,7 @@ from digests.subscriptions import interests as topic_interests
 from digests.subscriptions import service as subscriptions
 from digests.subscriptions.service import LENGTH_PRESETS, OUTPUT_LOCALES
 from digests.tasks import enqueue_delivery, enqueue_run
+from inbox.idempotency import idempotent
 from ingest.text.reading import LEVELS
 from ingest.text.sections import SECTIONS
 
@@ -421,12 +423,18 @@ class SubscriptionListView(ListAPIView):
         request=SubscriptionInputSerializer,
         responses={201: SubscriptionSerializer, 403: TIER_LIMIT},
     )
+    @idempotent
     def post(self, request):
         data = read_body(SubscriptionInputSerializer, request)
         subscription = _service_call(
             subscriptions.create_subscription, request.user, data, now=timezone.now()
         )
-        return Response(SubscriptionSerializer(subscription).data, status=status.HTTP_201_CREATED)
+        return created(
+            request,
+            SubscriptionSerializer(subscription).data,
+            "api-subscription",
+            subscription_id=subscription.pk,
+        )
 
 
 class SubscriptionDetailView(APIView):
@@ -452,6 +460,7 @@ class SubscriptionDetailView(APIView):
 
 class SubscriptionRunNowView(APIView):
     @extend_schema(request=None, responses={202: RunSerializer, 403: TIER_LIMIT})
+    @idempotent
     def post(self, request, subscription_id: int):
         run = subscriptions.request_manual_run(_owned(request, subscription_id), now=timezone.now())
         enqueue_run(run.pk)

@@ -29,6 +29,7 @@ from digests.models import (
     Subscription,
     SubscriptionSource,
 )
+from digests.runs.runner import MAX_RUN_ATTEMPTS
 from digests.schedules.next_run import (
     ScheduleError,
     next_run_after,
@@ -681,11 +682,13 @@ class RunStateError(Exception):
 
 def retry_run(run: Run, *, now: datetime) -> Run:
     """Put a failed run back to `pending` under the same id; the caller enqueues it exactly as
-    "run now" does. Only a failed run can be retried: the conditional update turns two
-    concurrent retries into one, and the runner's claim makes a twice-delivered task harmless.
-    A failed run delivered nothing and was not charged (delivery, success and the charge
-    commit together), so a retry can neither deliver nor charge twice; the runner's budget
-    check applies to the retry like to any run."""
+    "run now" does. Only a failed run can be retried, while it has attempts left (at most
+    MAX_RUN_ATTEMPTS claims in all), and a retry counts against the tier's "Run now" limit
+    (billing.limits.TierLimitError past it). All of it is decided under the account's row lock,
+    so 20 retries at once are one retry, and the attempt cap holds. A failed run delivered
+    nothing and was not charged (delivery, success and the charge commit together), so a retry
+    can neither deliver nor charge twice; the runner's budget check applies to the retry like
+    to any run."""
     subscription = Subscription.objects.filter(pk=run.subscription_id).only("deleted_at").first()
     if subscription is None or subscription.deleted_at is not None:
         raise RunStateError(
@@ -697,13 +700,30 @@ def retry_run(run: Run, *, now: datetime) -> Run:
             _("This run was imported from another Tidings; it is history and cannot be retried."),
             status=run.status,
         )
-    moved = Run.objects.filter(pk=run.pk, status=Run.Status.FAILED).update(
-        status=Run.Status.PENDING, finished_at=None, lease_expires_at=leases.lease_until(now)
-    )
-    run.refresh_from_db()
-    if not moved:
-        raise RunStateError(
-            _("Only a failed run can be retried; this run is %(status)s.") % {"status": run.status},
-            status=run.status,
+    with transaction.atomic():
+        account = limits.lock_account(run.user_id, now=now)
+        run.refresh_from_db()
+        if run.status != Run.Status.FAILED:
+            raise RunStateError(
+                _("Only a failed run can be retried; this run is %(status)s.")
+                % {"status": run.status},
+                status=run.status,
+            )
+        if run.attempts >= MAX_RUN_ATTEMPTS:
+            raise RunStateError(
+                _(
+                    "This run was attempted %(attempts)d times, the most a run gets; "
+                    "use “Run now” for a new run."
+                )
+                % {"attempts": run.attempts},
+                status=run.status,
+            )
+        limits.check_manual_run(account, user_id=run.user_id, now=now)
+        Run.objects.filter(pk=run.pk, status=Run.Status.FAILED).update(
+            status=Run.Status.PENDING,
+            finished_at=None,
+            retried_at=now,
+            lease_expires_at=leases.lease_until(now),
         )
+        run.refresh_from_db()
     return run

@@ -33,6 +33,7 @@ from functools import cache
 from itertools import pairwise
 from pathlib import Path
 
+from ingest.text.segment import FUNCTION, korean_particles, segment
 from ingest.text.terms import clean_term, same_term_key
 from ingest.text.word_lists import word_list
 
@@ -57,7 +58,6 @@ _TOKEN = re.compile(
     r"|(?P<other>.)"
 )
 _KANA = re.compile(rf"[{_HIRAGANA}{_KATAKANA}]")
-_HAN_CHAR = re.compile(rf"[{_HAN}]")
 _NAME_INSIDE = re.compile(r"[0-9.+#]")
 
 
@@ -67,16 +67,8 @@ def _words(name: str) -> frozenset[str]:
 
 @cache
 def _korean_lists() -> tuple[frozenset[str], tuple[str, ...]]:
-    """Korean filler words, and the particles (longest first)."""
-    stop: set[str] = set()
-    particles: set[str] = set()
-    section = stop
-    for line in (WORDS_DIR / "ko_stop.txt").read_text(encoding="utf-8").splitlines():
-        if line.startswith("# particles"):
-            section = particles
-        elif not line.lstrip().startswith("#"):
-            section.update(line.split())
-    return frozenset(stop), tuple(sorted(particles, key=len, reverse=True))
+    """Korean filler words, and the particles (longest first, shared with the segmenter)."""
+    return _words("ko_stop.txt"), korean_particles()
 
 
 @dataclass
@@ -145,54 +137,64 @@ def _latin_phrase(words: list[str], terms: _Terms) -> None:
         terms.add(" ".join(core))
 
 
-def _cut_at_stop_words(text: str, stop: frozenset[str]) -> list[str]:
-    """`text` (no spaces) cut at the longest stop word at each position; a stop word whose cut
-    would leave a single Han character beside it stays part of that word (和平, 现在)."""
+def _is_filler(word: str, stop: frozenset[str]) -> bool:
+    """A stop word, or words made only of stop words (最新进展 is 最新 + 进展)."""
+    if word in stop:
+        return True
     longest = max((len(w) for w in stop), default=0)
-    pieces: list[list] = []  # [text, is_stop]
     position = 0
-    while position < len(text):
-        widths = range(min(longest, len(text) - position), 0, -1)
-        size = next((n for n in widths if text[position : position + n] in stop), 0)
-        if size:
-            pieces.append([text[position : position + size], True])
-            position += size
-        elif pieces and not pieces[-1][1]:
-            pieces[-1][0] += text[position]
-            position += 1
-        else:
-            pieces.append([text[position], False])
-            position += 1
-    words: list[list] = []  # [text, is_stop], plain neighbours merged
-    for index, (piece, is_stop) in enumerate(pieces):
-        previous = words[-1] if words else None
-        if is_stop:
-            following = pieces[index + 1] if index + 1 < len(pieces) else None
-            if previous and not previous[1] and _lone_han(previous[0]):
-                previous[0] += piece
-                continue
-            if following and not following[1] and _lone_han(following[0]):
-                is_stop = False
-        if not is_stop and previous and not previous[1]:
-            previous[0] += piece
-        else:
-            words.append([piece, is_stop])
-    return [piece for piece, is_stop in words if not is_stop]
+    while position < len(word):
+        widths = range(min(longest, len(word) - position), 0, -1)
+        size = next((n for n in widths if word[position : position + n] in stop), 0)
+        if not size:
+            return False
+        position += size
+    return bool(word)
 
 
-def _lone_han(piece: str) -> bool:
-    return len(piece) == 1 and bool(_HAN_CHAR.match(piece))
+def _cjk_phrases(text: str, *, japanese: bool) -> list[list[str]]:
+    """The noun phrases of `text` as lists of words (ingest/text/segment.py): function words
+    and filler end a phrase; an affix (業, 大) or a single character joins its neighbour, so
+    观光业 and 大语言 stay whole."""
+    stop = _words("ja_stop.txt") if japanese else _words("zh_stop.txt")
+    phrases: list[list[str]] = [[]]
+    glue = False  # the next word joins the last one (after a prefix)
+    for word in segment(text, japanese=japanese):
+        current = phrases[-1]
+        if (
+            word.kind == FUNCTION
+            or _is_filler(word.text, stop)
+            or (word.text.isascii() and word.text.casefold() in _latin_stop_words())
+        ):
+            if current:
+                phrases.append([])
+            glue = False
+            continue
+        single = len(word.text) == 1 and not word.text.isascii()
+        if current and (glue or single):
+            current[-1] += word.text  # 観光 + 業, 大 + 语言
+            glue = False
+        else:
+            current.append(word.text)
+            glue = single  # a lone first character (大 of 大语言) joins the next word
+    return [phrase for phrase in phrases if phrase]
 
 
 def _cjk_word(text: str, *, japanese: bool, terms: _Terms) -> None:
-    """One run of text without spaces holding Chinese or Japanese (and maybe Latin) parts."""
-    stop = _words("ja_stop.txt") if japanese else _words("zh_stop.txt")
-    for part in re.split(rf"[{_HIRAGANA}]+", text) if japanese else [text]:
-        for piece in _cut_at_stop_words(part, stop):
-            if len(piece) >= 2 and not (
-                piece.isascii() and piece.casefold() in _latin_stop_words()
-            ):
-                terms.add(piece)
+    """One run of text without spaces holding Chinese or Japanese (and maybe Latin) parts:
+    its phrases as written (up to LONG_PHRASE_WORDS words), their two-word pieces, and their
+    long words (four characters or more: 电动汽车, エージェント) alone."""
+    for words in _cjk_phrases(text, japanese=japanese):
+        joined = "".join(words)
+        if len(words) <= LONG_PHRASE_WORDS and len(joined) >= 2:
+            terms.add(joined)
+        if len(words) >= 3:
+            for left, right in pairwise(words):
+                terms.add(left + right)
+        if len(words) >= 2:
+            for word in words:
+                if len(word) >= 4 and not word.isascii():
+                    terms.add(word)
 
 
 def _korean_word(word: str) -> tuple[str, bool]:

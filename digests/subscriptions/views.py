@@ -339,7 +339,7 @@ def run_retry(request, subscription_id: int, run_id: int):
     run = get_object_or_404(Run, pk=run_id, subscription=subscription)
     try:
         subscriptions.retry_run(run, now=timezone.now())
-    except subscriptions.RunStateError as exc:
+    except (subscriptions.RunStateError, TierLimitError) as exc:
         messages.error(request, exc.message)
     else:
         enqueue_run(run.pk)

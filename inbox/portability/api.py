@@ -17,10 +17,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api.fields import StrictCharField, StrictChoiceField
+from config.api.responses import created
 from config.api.schema import ERROR_RESPONSE
 from config.api.serializers import ResponseSerializer, StrictSerializer, read_body, read_query
 from config.api.throttling import ScopedIPRateThrottle
 from config.client_address import client_address
+from inbox.idempotency import idempotent
 from inbox.models import TransferCode
 from inbox.portability import transfer
 from inbox.portability.export import encoded_chunks, stream_export
@@ -183,11 +185,14 @@ class TransferCodeCreateView(APIView):
         description="A one-time code another Tidings redeems to pull your export: good for "
         "15 minutes, once, for the scope chosen.",
     )
+    @idempotent
     def post(self, request):
         data = read_body(TransferCodeInputSerializer, request)
         row, code = transfer.issue_code(request.user, data["scope"], now=timezone.now())
         body = {"id": row.pk, "code": code, "scope": row.scope, "expires_at": row.expires_at}
-        return Response(NewTransferCodeSerializer(body).data, status=status.HTTP_201_CREATED)
+        return created(
+            request, NewTransferCodeSerializer(body).data, "api-transfer-code", code_id=row.pk
+        )
 
 
 class TransferCodeRevokeView(APIView):

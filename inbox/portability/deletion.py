@@ -15,7 +15,9 @@ The rule, row by row:
   Topics are not handed to anyone: nobody else agreed to publish them;
 - references others hold are cut, not deleted: a report they filed, a moderation action or
   ledger grant they made as staff keep their row without them (`SET NULL`);
-- the shared pool (sources, items, summaries, editions) is untouched.
+- the shared pool (sources, items, summaries, editions) is untouched, but for the user's
+  newsletter sources and the issues only they carried: that is the user's mail
+  (`ingest.newsletters.addresses.delete_newsletters`).
 
 `tests/inbox/test_account_deletion.py` walks every foreign key and many-to-many to the user
 model and checks that no row refers to a deleted user.
@@ -33,6 +35,7 @@ from django.utils.translation import gettext as _
 
 from billing.models import Account, CreditTransaction, RetiredLedgerTotal
 from config.api.errors import ServiceRefusal
+from ingest.newsletters.addresses import delete_newsletters
 from topics import page_cache
 from topics.models import Topic
 
@@ -79,4 +82,5 @@ def delete_account(user, *, password: str, now: datetime) -> None:
         if account is not None:
             _retire_ledger(account)
         take_down_owned_topics(user, now=now)
+        delete_newsletters(user)
         get_user_model().objects.filter(pk=user.pk).delete()

@@ -262,6 +262,8 @@ def _sources(user, subscriptions: list[dict], selection: Selection) -> list[dict
     ):
         if "file" in source["config"]:  # the server's path is nothing another instance can use
             source["config"], source["url"] = LOCAL_FILE, ""
+        if source["type"] == Source.Type.NEWSLETTER:
+            continue  # mail to an address of this instance's domain: it cannot move
         rows.append(
             {
                 "id": source["pk"],
@@ -290,6 +292,11 @@ def stream_export(user, *, now: datetime, scope: str = Scope.EVERYTHING) -> Iter
     yield _json(head)[:-1]  # the object stays open for the arrays that follow
     subscriptions = _subscriptions(user, selection)
     sources = _sources(user, subscriptions, selection)
+    # A link to a source that cannot travel (a newsletter's address here) is left out with it:
+    # every reference in the document resolves, so the document imports.
+    listed = {source["id"] for source in sources}
+    for row in subscriptions:
+        row["sources"] = [link for link in row["sources"] if link["source"] in listed]
     yield from _array("sources", iter(sources))
     yield from _array("subscriptions", iter(subscriptions))
     yield from _array("runs", _run_rows(user, selection))

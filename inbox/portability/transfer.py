@@ -60,6 +60,14 @@ class SpentCode(TransferRefused):
     code = "transfer_code_spent"
 
 
+class TooManyOpenCodes(TransferRefused):
+    """A limit on what the account holds, not bad input: the same request succeeds once a code
+    is revoked or expires."""
+
+    status_code = status.HTTP_409_CONFLICT
+    code = "transfer_code_limit"
+
+
 class RemoteRefused(TransferRefused):
     status_code = status.HTTP_502_BAD_GATEWAY
     code = "transfer_failed"
@@ -86,7 +94,7 @@ def issue_code(user, scope: str, *, now: datetime) -> tuple[TransferCode, str]:
         user=user, used_at__isnull=True, revoked_at__isnull=True, expires_at__gt=now
     ).count()
     if open_codes >= MAX_OPEN_CODES:
-        raise TransferRefused(
+        raise TooManyOpenCodes(
             {
                 "scope": _("You have %(count)d unused transfer codes; revoke one or let it expire.")
                 % {"count": open_codes}

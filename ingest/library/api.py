@@ -17,12 +17,14 @@ from rest_framework.views import APIView
 from config.api.errors import APIInputError
 from config.api.fields import StrictCharField
 from config.api.pagination import OffsetCursorPagination
+from config.api.responses import created
 from config.api.serializers import (
     ResponseModelSerializer,
     ResponseSerializer,
     StrictSerializer,
     read_body,
 )
+from inbox.idempotency import idempotent
 from ingest.library.opml import (
     MAX_OPML_BYTES,
     OPML_CONTENT_TYPE,
@@ -81,6 +83,7 @@ class SourceListView(ListAPIView):
             200: OpenApiResponse(LibrarySourceSerializer, description="Already in your library."),
         },
     )
+    @idempotent
     def post(self, request):
         data = read_body(AddSourceSerializer, request)
         try:
@@ -89,9 +92,12 @@ class SourceListView(ListAPIView):
             )
         except SourceError as exc:
             raise APIInputError({exc.field: exc.message}, code=exc.code) from None
-        return Response(
+        return created(
+            request,
             LibrarySourceSerializer(added.user_source).data,
-            status=status.HTTP_201_CREATED if added.created else status.HTTP_200_OK,
+            "api-source",
+            new=added.created,
+            user_source_id=added.user_source.pk,
         )
 
 
@@ -167,9 +173,9 @@ class PackInstallView(APIView):
             installed = install_pack(request.user, key, now=timezone.now())
         except PackError as exc:
             raise UnknownPack({exc.field: exc.message}, code=exc.code) from None
-        return Response(
-            PackInstallSerializer(installed).data,
-            status=status.HTTP_201_CREATED if installed.added else status.HTTP_200_OK,
+        # Several sources at once: the Location is the library that now holds them.
+        return created(
+            request, PackInstallSerializer(installed).data, "api-sources", new=bool(installed.added)
         )
 
 

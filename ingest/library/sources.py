@@ -14,6 +14,7 @@ from ingest.feeds.reader import read_feed_file
 from ingest.fetching import fetch
 from ingest.library.source_sets import refresh_users
 from ingest.models import Source, UserSource, config_hash
+from ingest.pool.boundary import clean_parsed
 from ingest.refresh.outcome import RefreshOutcome
 from ingest.refresh.pipeline import refresh_source
 
@@ -81,7 +82,7 @@ def ensure_feed_source(url: str, *, now: datetime) -> tuple[Source, RefreshOutco
         return source, None
     feed_url, result = _fetch_feed(url)
     try:
-        parsed = parse_feed(result.content, base_url=result.url)
+        parsed = clean_parsed(parse_feed(result.content, base_url=result.url))
     except FeedParseError as exc:
         raise SourceError(
             _("This address does not serve a readable feed: %(error)s") % {"error": exc}
@@ -111,7 +112,7 @@ def ensure_file_source(path: Path, *, now: datetime) -> tuple[Source, RefreshOut
     `demo` commands), never reachable from the web or the API, never scheduled. The file is
     parsed before any row is written."""
     try:
-        parsed = parse_feed(read_feed_file(path))
+        parsed = clean_parsed(parse_feed(read_feed_file(path)))
     except OSError as exc:
         raise SourceError(f"Cannot read {path}: {exc.strerror or exc}", field="path") from None
     except FeedParseError as exc:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
-from rest_framework.response import Response
+from rest_framework import serializers
 from rest_framework.views import APIView
 
 from config.api.errors import APIInputError
 from config.api.fields import StrictCharField
+from config.api.responses import created
 from config.api.serializers import ResponseSerializer, StrictSerializer, read_body
 from digests.subscriptions.api import SubscriptionSerializer
 from ingest.pages.service import WHEN_EXAMPLES, ReadingListError, save_for_later
@@ -75,4 +75,9 @@ class SavePageView(APIView):
             )
         except ReadingListError as exc:
             raise APIInputError(exc.errors, code=exc.code) from None
-        return Response(SavedPageSerializer(saved).data, status=status.HTTP_201_CREATED)
+        return created(
+            request,
+            SavedPageSerializer(saved).data,
+            "api-subscription",
+            subscription_id=saved.subscription.pk,
+        )

@@ -53,6 +53,7 @@ DEFAULT_TIME = time(8, 0)
 # (90 days), with room to spare.
 MAX_AHEAD = timedelta(days=30)
 READING_LIST_WINDOW_HOURS = 24 * 90
+READING_LIST_COOLDOWN_DAYS = 1
 NAME_MAX_CHARS = 200
 # Translated where it is shown (the Chinese examples are Chinese phrases parse_when accepts).
 WHEN_EXAMPLES = gettext_noop(
@@ -387,11 +388,50 @@ def _subscription_data(*, name: str, deliver_at: datetime, zone_name: str) -> di
         "max_items": 1,
         "content_window_hours": READING_LIST_WINDOW_HOURS,
         "redelivery": "cooldown",
-        "cooldown_days": 1,
+        "cooldown_days": READING_LIST_COOLDOWN_DAYS,
         "run_at": deliver_at,
         "timezone": zone_name,
         "narrative_enabled": False,
     }
+
+
+def _refuse_if_already_delivered(
+    user, item: ContentItem | None, *, deliver_at: datetime, zone_name: str
+) -> None:
+    """A page (or the article it duplicates: its cluster's winner, which is what a run
+    delivers) this reader was given less than the reading list's cooldown before `deliver_at`
+    would be skipped then: the run would end empty and complete the subscription, and the
+    reader would get nothing without a word. So they are told now, and nothing is written
+    (nothing is charged either: no run is made)."""
+    from config.moments import moment
+    from inbox.models import UserContentState
+
+    if item is None:
+        return
+    delivered_id = item.cluster_id if item.status == ContentItem.Status.FILTERED else item.pk
+    last = (
+        UserContentState.objects.filter(
+            user=user, item_id=delivered_id or item.pk, delivered_count__gt=0
+        )
+        .values_list("last_delivered_at", flat=True)
+        .first()
+    )
+    cooldown = timedelta(days=READING_LIST_COOLDOWN_DAYS)
+    if last is None or deliver_at - last >= cooldown:
+        return
+    raise ReadingListError(
+        {
+            "url": _(
+                "You were already given this page on %(when)s; it is in your Inbox. Save it "
+                "for %(after)s or later to have it delivered again."
+            )
+            % {
+                "when": moment(last, zone_name),
+                "after": moment(last + cooldown, zone_name),
+            }
+        },
+        code="already_delivered",
+    )
 
 
 def _brief_name(title: str, name: str) -> str:
@@ -452,6 +492,7 @@ def save_for_later(
         item = refresh_page(source, fetched, now=now) or _current_item(source)
 
     title = (item.title if item else "") or source.title or page_url
+    _refuse_if_already_delivered(user, item, deliver_at=instant, zone_name=zone_name)
     data = _subscription_data(
         name=_brief_name(title, name), deliver_at=instant, zone_name=zone_name
     )

@@ -12,7 +12,11 @@ return a little more than the scorer keeps, never less. Two kinds of term:
   word sequences and a term matches as a phrase of whole words — what the scorer's
   word-boundary pattern accepts.
 - Substring terms (anything else: CJK, Korean, accented words, "++") match anywhere inside a
-  word, as the scorer does for them; neither word tokenizer can split Chinese. Only rows with
+  word, as the scorer does for them; neither word tokenizer can split Chinese. The scorer
+  cuts CJK interests into words (ingest/text/segment.py) and asks for those words, so a
+  substring match is always at least what it keeps; when the terms hold CJK, their Latin
+  words (生成AI → "AI") are looked for as substrings too, since the word index sees
+  "生成aiの規制" as one token. Only rows with
   non-ASCII text can contain a non-ASCII term, and those rows are indexed apart: in SQLite an
   FTS5 trigram table (3.34+) for terms of three characters or more and a partial index walked
   with LIKE for shorter ones; in PostgreSQL a partial index walked with ILIKE. ASCII terms
@@ -52,6 +56,7 @@ from typing import Literal
 
 from django.db import connections
 
+from ingest.text.segment import has_cjk
 from ingest.text.terms import clean_term, term_form
 
 logger = logging.getLogger(__name__)
@@ -138,6 +143,11 @@ def search_pool(
     connection = connections[using]
     words = [t for t in clean if is_word_term(t)]
     non_ascii = [t for t in clean if not t.isascii()]
+    if any(map(has_cjk, non_ascii)):
+        # A Latin word written against Chinese, Japanese or Korean text (生成AIの規制, AI芯片) is
+        # part of one long token to the word index, yet the scorer finds it there: for a CJK
+        # query its Latin words are also looked for inside the rows with non-ASCII text.
+        non_ascii += words
     symbols = [t for t in clean if t.isascii() and not is_word_term(t)]
     query = _Query(connection, since, until, limit, order)
     with connection.cursor() as cursor:

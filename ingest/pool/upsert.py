@@ -38,6 +38,10 @@ MUTABLE_FIELDS = (
     "tags",
 )
 CONTENT_OWNERS = (Source.Type.FEED, Source.Type.PAGE)
+# A reader's private mail (ingest/newsletters/): its items never join another item's cluster
+# (a soft or near duplicate would hand one reader's issue to another's brief, or hide a public
+# article behind a private copy), and seeing a public article never makes it private.
+PRIVATE_TYPES = (Source.Type.NEWSLETTER,)
 
 
 @dataclass
@@ -305,13 +309,17 @@ def upsert_entries(
         counts.distinct = len(by_hash)
         counts.new_sightings = len(newly_seen)
         # A known item carried by one more source takes that source's tier if stricter.
-        licenses.raise_to_source(
-            source, [item.pk for item in existing.values() if item.pk in newly_seen]
-        )
+        if source.type not in PRIVATE_TYPES:
+            licenses.raise_to_source(
+                source, [item.pk for item in existing.values() if item.pk in newly_seen]
+            )
 
         counts.newly_seen = 0 if baseline else len(newly_seen)
 
         placed = {inserted[d]: fp for d, fp in fingerprints.items() if d in inserted}
+        if source.type in PRIVATE_TYPES:
+            neardup.store_bands(placed, replace=[])
+            return counts
         neardup.store_bands(placed | refingerprinted, replace=list(refingerprinted))
         # A filtered copy that one more source now carries may have become its cluster's
         # best (the winner is the copy with the highest source priority): pick again.

@@ -27,6 +27,7 @@ from django.utils.module_loading import import_string
 from config import leases
 from ingest.fetching import fetch, politeness
 from ingest.models import ContentItemSource, FetchLog, Source
+from ingest.pool.boundary import clean_parsed
 from ingest.pool.entries import ParsedFeed
 from ingest.pool.upsert import UpsertCounts, upsert_entries
 from ingest.refresh import readers
@@ -108,12 +109,17 @@ def fetch_and_parse(
     """The network half of a refresh, whatever the source type (see ingest/refresh/readers.py): it
     reads only fields of `source` already in memory and never writes to the database, so it is
     safe on a worker thread and never runs inside a transaction. `preparsed` is what the caller
-    already parsed from `prefetched` (adding a feed): the reader is not run again."""
+    already parsed from `prefetched` (adding a feed): the reader is not run again.
+
+    Whatever a reader produced passes the pool's border check (ingest/pool/boundary.py) here,
+    so no feed's text can make storing raise."""
     started = time.monotonic()
     if preparsed is not None:
         status = prefetched.status if prefetched is not None else None
-        return Fetched(result=prefetched, parsed=preparsed, http_status=status)
+        return Fetched(result=prefetched, parsed=clean_parsed(preparsed), http_status=status)
     fetched = readers.reader_for(source.type)(source, prefetched)
+    if fetched.parsed is not None:
+        clean_parsed(fetched.parsed)
     fetched.duration_ms = int((time.monotonic() - started) * 1000)
     return fetched
 
@@ -234,7 +240,29 @@ def refresh_source(
     # A site crawl can take minutes: the heartbeat keeps a scheduled claim's lease alive.
     with leases.Heartbeat(Source, [source.pk], now=now):
         fetched = fetch_and_parse(source, prefetched=prefetched, preparsed=preparsed)
+        return _store_or_record_failure(source, fetched, now=now)
+
+
+def _store_or_record_failure(source: Source, fetched: Fetched, *, now: datetime) -> RefreshOutcome:
+    """Store a refresh; if storing raises for anything but a dropped connection (a bug, data
+    no check foresaw), the failure is this source's error row and back-off — never an
+    exception that ends its batch or its caller."""
+    try:
         return store_refresh(source, fetched, now=now)
+    except Exception as exc:
+        if (isinstance(exc, DatabaseError) and leases.is_transient(exc)) or (
+            connection.needs_rollback
+        ):
+            raise  # the caller's to handle: a new connection, or its own transaction's end
+        error = exc
+    logger.exception("could not store the refresh of source %s", source.pk, exc_info=error)
+    source.refresh_from_db()  # drop whatever the failed store changed in memory
+    failed = Fetched(
+        error=f"The refresh could not be stored: {type(error).__name__}: {error}"[:2000],
+        http_status=fetched.http_status,
+        duration_ms=fetched.duration_ms,
+    )
+    return store_refresh(source, failed, now=now)
 
 
 def _refreshed_recently(source: Source, now: datetime) -> bool:
@@ -307,7 +335,7 @@ def refresh_many(
 
     def store(source: Source, fetched: Fetched) -> None:
         try:
-            outcomes.append(store_refresh(source, fetched, now=now))
+            outcomes.append(_store_or_record_failure(source, fetched, now=now))
         except DatabaseError as exc:
             if not (leases.is_transient(exc) and not connection.in_atomic_block):
                 # Its claim lease runs out and it comes due again.
@@ -318,7 +346,7 @@ def refresh_many(
             connection.close()
             try:
                 source.refresh_from_db()
-                outcomes.append(store_refresh(source, fetched, now=now))
+                outcomes.append(_store_or_record_failure(source, fetched, now=now))
             except DatabaseError:
                 logger.exception("could not store the refresh of source %s", source.pk)
         finally:
@@ -328,15 +356,25 @@ def refresh_many(
         try:
             while (item := done.get()) is not None:
                 store(*item)
+        except BaseException:
+            # Whatever escaped, the batch keeps its writers: a replacement takes this
+            # thread's place on the queue (the item that raised is that source's lease to
+            # run out), so every other result is still stored in this cycle.
+            logger.exception("a refresh writer thread failed; starting a replacement")
+            start_writer()
         finally:
             connections.close_all()  # this thread's connections only
 
-    writers = [
-        threading.Thread(target=writer, name=f"refresh-writer-{n}", daemon=True)
-        for n in range(_writer_threads())
-    ]
-    for thread in writers:
+    writers: list[threading.Thread] = []
+
+    def start_writer() -> None:
+        thread = threading.Thread(target=writer, name=f"refresh-writer-{len(writers)}", daemon=True)
+        writers.append(thread)
         thread.start()
+
+    writer_count = _writer_threads()
+    for _ in range(writer_count):
+        start_writer()
     # The batch's claims stay alive while any of its sources is still being fetched.
     heartbeat = leases.Heartbeat(Source, [source.pk for source in due], now=now).start()
     try:
@@ -349,10 +387,12 @@ def refresh_many(
                 for _ in range(len(due)):
                     store(*done.get())
     finally:
-        for _writer in writers:
+        for _ in range(writer_count):
             done.put(None)  # every network half has finished: the queue ends here
-        for thread in writers:
-            thread.join()
+        joined = 0
+        while joined < len(writers):  # replacements append while earlier writers end
+            writers[joined].join()
+            joined += 1
         heartbeat.stop()
     return outcomes
 

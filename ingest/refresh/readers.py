@@ -31,6 +31,7 @@ READERS = {
     "list": "ingest.watch.service.read_list",
     "crawl": "ingest.crawl.service.read_site",
     "search": "ingest.search.service.read_search",
+    "newsletter": "ingest.newsletters.receiving.read_newsletter",
 }
 
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import serializers, status
-from rest_framework.response import Response
+from rest_framework import serializers
 from rest_framework.views import APIView
 
 from config.api.errors import APIInputError
 from config.api.fields import StrictCharField, StrictChoiceField
+from config.api.responses import created as created_response
 from config.api.serializers import StrictSerializer, read_body
 from ingest.library.api import LibrarySourceSerializer
 from ingest.library.input import SourceInputError
@@ -61,7 +61,10 @@ class SearchListView(APIView):
             )
         except SourceInputError as exc:
             raise APIInputError(exc.errors, code=exc.code) from None
-        return Response(
+        return created_response(
+            request,
             SearchSourceSerializer(user_source).data,
-            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+            "api-source",
+            new=created,
+            user_source_id=user_source.pk,
         )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
-from rest_framework import serializers, status
+from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -16,6 +16,7 @@ from config.api.fields import (
     StrictIntegerField,
     StrictListField,
 )
+from config.api.responses import created
 from config.api.serializers import StrictSerializer, read_body
 from digests.watches import notifiers as watches
 from digests.watches.check_interval import MAX_CHECK_MINUTES, MIN_CHECK_MINUTES
@@ -161,8 +162,12 @@ class ListWatchView(APIView):
         except SourceError as exc:
             raise APIInputError({exc.field: exc.message}, code=exc.code) from None
         body = WatchedListSerializer(added.user_source, context={"refresh": added.refresh}).data
-        return Response(
-            body, status=status.HTTP_201_CREATED if added.created else status.HTTP_200_OK
+        return created(
+            request,
+            body,
+            "api-sources-list",
+            new=added.created,
+            user_source_id=added.user_source.pk,
         )
 
 

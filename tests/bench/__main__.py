@@ -56,6 +56,9 @@ BENCHMARKS = (
     "topics",
     "relevance",
     "export",
+    "mailin",
+    "textwatch",
+    "readerapi",
 )
 # `all` stops a benchmark that takes longer than this (per benchmark, by size).
 TIMEOUT_SECONDS = {"smoke": 600, "small": 3600, "full": 6 * 3600}

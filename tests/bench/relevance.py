@@ -37,8 +37,9 @@ from the topic's judged grades), precision (judged items with grade ≥ 1 ÷ jud
 when nothing judged was returned, left out of the mean) and the judged share of what was
 returned. The baseline: `bm25s` (Lucene BM25, k1 1.5, b 0.75) over every active pool item's
 title + summary (the stored plain-text description), the topic's words as the query, one
-tokenization for both sides (NFKC, lower case, split on non-word characters, CJK runs as
-character bigrams), the top 10 with a score. ratio = Tidings' mean nDCG@10 ÷ BM25's (corpus).
+tokenization for both sides (NFKC, lower case, split on non-word characters, CJK runs cut
+into words by Tidings' own segmenter, ingest/text/segment.py), the top 10 with a score.
+ratio = Tidings' mean nDCG@10 ÷ BM25's (corpus).
 
 The `model` rows measure the pipeline, not a model: the same draft preview with a model key,
 against the tests' fake Messages API (tests/digests/fake_anthropic.py), whose canned

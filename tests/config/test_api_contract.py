@@ -213,6 +213,12 @@ def test_unmatched_paths_are_json_404s_for_every_method(api, path):
         assert_error(APIClient().get(path), 404)
 
 
+def test_an_unknown_parameter_is_refused_listing_every_parameter_taken(api):
+    error = assert_error(api.get("/api/v1/inbox/items?foo=1"), 400, "foo")
+    taken = error["fields"]["foo"].split(": ", 1)[1].rstrip(".").split(", ")
+    assert {"state", "q", "cursor", "limit"} <= set(taken)
+
+
 def test_a_bad_cursor_or_limit_is_a_400_naming_the_parameter(api, owned):
     assert_error(api.get(f"{SUBSCRIPTIONS}?cursor=garbage"), 400, "cursor")
     assert_error(api.get(f"{SUBSCRIPTIONS}?limit=0"), 400, "limit")
@@ -354,3 +360,30 @@ def test_refusals_are_in_the_clients_language(api):
     nul = api.get("/api/v1/inbox/items?q=%00", **chinese)
     assert "NUL" in assert_error(nul, 400, "q")["fields"]["q"]
     assert "文本" in nul.json()["error"]["fields"]["q"]
+
+
+def test_a_201_says_where_the_new_resource_lives(api, alice):
+    response = api.post(SUBSCRIPTIONS, VALID, format="json")
+    assert response.status_code == 201
+    location = response["Location"]
+    assert location == f"http://testserver{SUBSCRIPTIONS}/{response.json()['id']}"
+    assert api.get(location).json()["id"] == response.json()["id"]
+    code = api.post("/api/v1/transfer/codes", {"scope": "saved"}, format="json")
+    assert code["Location"].endswith(f"/api/v1/transfer/codes/{code.json()['id']}")
+
+
+def test_a_client_re_reads_only_what_changed(api, owned):
+    for path in (SUBSCRIPTIONS, f"{SUBSCRIPTIONS}/{owned.pk}"):
+        first = api.get(path)
+        etag = first["ETag"]
+        assert etag.startswith('"') and etag.endswith('"')
+        same = api.get(path, HTTP_IF_NONE_MATCH=etag)
+        assert same.status_code == 304
+        assert same.content == b""
+        assert same["ETag"] == etag
+        assert same["X-RateLimit-Remaining"]  # still counted against the allowance
+    api.patch(f"{SUBSCRIPTIONS}/{owned.pk}", {"name": "Renamed"}, format="json")
+    changed = api.get(f"{SUBSCRIPTIONS}/{owned.pk}", HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200
+    assert changed.json()["name"] == "Renamed"
+    assert changed["ETag"] != etag

@@ -148,8 +148,9 @@ def test_a_run_costs_a_constant_number_of_queries(alice, now, django_assert_max_
             add_item(f"PostgreSQL {count} note {n}", now=now)
         subscription = subscribe(alice, now, name=f"S{count}", max_items=30)
         run = request_manual_run(subscription, now=now)
-        # 22: the lease's fence is one (config/leases.py), the reader's feedback one.
-        with django_assert_max_num_queries(22) as captured:
+        # 23: the lease's fence is one (config/leases.py), the reader's feedback one, the
+        # Apprise routes one (watches/apprise.py).
+        with django_assert_max_num_queries(23) as captured:
             runner.execute_run(run.pk, now=now)
         return len(captured.captured_queries)
 
@@ -238,3 +239,15 @@ def test_why_selected_is_written_in_the_runs_language(alice, bob, now):
     assert english.reason.startswith("matches PostgreSQL in the title")
     assert chinese.reason.startswith("标题中匹配 PostgreSQL")
     assert "发布于" in chinese.reason
+
+
+def test_a_run_records_how_long_it_took(alice, now, monkeypatch):
+    # started_at is when the attempt began (its `now`); finished_at adds the time it took,
+    # read from the monotonic clock (here: 2.5 s pass while it scores).
+    add_item("PostgreSQL 18 released", now=now)
+    subscription = subscribe(alice, now)
+    clock = iter([100.0, 102.5])
+    monkeypatch.setattr(runner, "duration_clock", lambda: next(clock))
+    run = run_once(subscription, now)
+    assert run.started_at == now
+    assert run.finished_at == now + timedelta(seconds=2.5)

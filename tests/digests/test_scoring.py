@@ -153,3 +153,32 @@ def test_feedback_words_lift_an_item_that_says_the_topic_differently():
     expanded = query.expanded(expansion_terms(query, docs, without))
     sid_item = rank(interests, docs, expanded)[4]
     assert sid_item.score > 0 and "sid" in sid_item.expansions
+
+
+def test_a_chinese_interest_matches_its_words_written_apart():
+    """电池技术 is the words 电池 and 技术 (ingest/text/segment.py): an item about battery
+    recycling says 电池 without 技术 and still matches; as one substring it did not."""
+    from digests.runs.scoring import Document, Interests, rank
+
+    interests = Interests.build(["电池技术"], [])
+    docs = [
+        Document.of("动力电池回收利用新规发布", "梯次利用成为重点。"),
+        Document.of("央行下调存款准备金率", "释放长期流动性。"),
+    ]
+    found, unrelated = rank(interests, docs)
+    assert found.score > 0 and found.matched == ["电池"]
+    assert unrelated.score == 0
+
+
+def test_a_chinese_summary_is_as_long_as_its_words_not_one_word():
+    """Length normalization counts a CJK summary's words (about one per two characters): a
+    Chinese item saying "AI" once in a long summary does not outrank an English one that says
+    it once in a summary of the same length, as it did when the summary was one 'word'."""
+    from digests.runs.scoring import Document, Interests, rank
+
+    english = " ".join(["word"] * 30) + " AI " + " ".join(["word"] * 29)
+    chinese = "这家公司" * 15 + "AI" + "今年发布新品" * 10
+    short = Document.of("Quarterly report", "AI and chips.")
+    english_doc, chinese_doc = Document.of("News", english), Document.of("新闻", chinese)
+    scores = [r.score for r in rank(Interests.build(["AI"], []), [english_doc, chinese_doc, short])]
+    assert abs(scores[0] - scores[1]) <= 5, scores

@@ -31,7 +31,14 @@ def test_english_topics_keep_phrases_and_names_without_the_filler(topic, expecte
         ("我想关注大语言模型和开源数据库的最新进展", ["大语言模型", "开源数据库"]),
         ("量子计算的商业化", ["量子计算", "商业化"]),
         ("和平与发展", ["和平", "发展"]),  # 和 of 和平 is not the word "and"
-        ("大規模言語モデルの最新動向を知りたい", ["大規模言語モデル"]),
+        ("大規模言語モデルの最新動向を知りたい", ["大規模言語モデル", "大規模言語", "言語モデル"]),
+        # Segmented words, not cuts at stop words (ingest/text/segment.py): the phrase, its
+        # two-word pieces and its long words.
+        (
+            "电动汽车电池技术的最新进展",
+            ["电动汽车电池技术", "电动汽车电池", "电池技术", "电动汽车"],
+        ),
+        ("日本の観光業", ["日本", "観光業"]),  # a suffix (業) stays with its word
         ("生成AIの規制について", ["生成AI", "規制"]),
         ("전기차 배터리 관련 최신 소식", ["전기차 배터리", "전기차", "배터리"]),
         ("반도체와 인공지능 산업 동향", ["반도체", "인공지능 산업", "인공지능", "산업"]),
@@ -60,7 +67,7 @@ def test_a_capitalized_word_stands_alone_only_from_a_short_phrase():
 
 
 def test_full_width_letters_and_punctuation_are_folded():
-    assert extract_terms("ＡＩエージェント、ＬＬＭ") == ["AIエージェント", "LLM"]
+    assert extract_terms("ＡＩエージェント、ＬＬＭ") == ["AIエージェント", "エージェント", "LLM"]
 
 
 def test_a_plural_and_its_singular_count_once():

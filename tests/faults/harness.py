@@ -196,6 +196,20 @@ class Deployment:
     def ticker(self, name: str, *, every: float = 1.0) -> Child:
         return self._start(name, [PYTHON, "-m", "tests.faults.ticker", str(every)])
 
+    def tick_loop(self, name: str, *, every: float = 60.0) -> Child:
+        """The product's own ticker, `manage.py tick --loop` (digests/schedules/ticker.py)."""
+        return self._start(name, [PYTHON, "manage.py", "tick", "--loop", "--every", str(every)])
+
+    def run_to_end(self, name: str, code: str, *, timeout: float = 300) -> str:
+        """Python `code` in a process with the deployment's settings (its database, broker and
+        queue), after django.setup(); returns its output once it ended."""
+        script = f"import django\ndjango.setup()\n{code}"
+        child = self._start(name, [PYTHON, "-c", script])
+        child.process.wait(timeout)
+        if child.process.returncode != 0:
+            raise RuntimeError(f"{name} failed:\n{child.log()[-3000:]}")
+        return child.log()
+
     def web(self, name: str = "web") -> tuple[Child, str]:
         """gunicorn with 1 worker on an ephemeral port; returns it and its base URL."""
         gunicorn = str(Path(PYTHON).parent / "gunicorn")

@@ -308,5 +308,40 @@ def two_clusters_two_tickers(timing: Timing, *, runs: int = 30, sources: int = 3
         }
 
 
+def tick_behind_backlog(timing: Timing, *, backlog: int = 2_000, task_seconds: float = 0.5):
+    """The tick behind a backlog: `backlog` queued tasks of `task_seconds` each (standing in
+    for queued runs) in the broker, one worker busy on them, and the product's ticker loop
+    (`manage.py tick --loop`). A subscription then comes due: its run must be claimed within a
+    tick, not after the backlog. Tick delay = from the moment it is due until its run exists.
+    (As a django-q2 schedule the tick waited its turn: 5 min 38 s behind 2,000 runs.)"""
+    with Deployment(lease_seconds=timing.lease, heartbeat_seconds=timing.heartbeat) as deployment:
+        deployment.run_to_end(
+            "enqueue-backlog",
+            "from django_q.tasks import async_task\n"
+            f"for _ in range({backlog}):\n"
+            f"    async_task('time.sleep', {task_seconds}, group='runs')\n",
+        )
+        deployment.cluster("cluster", workers=1)
+        ticker = deployment.tick_loop("ticker", every=timing.tick_every)
+        wait_for(lambda: "ticking every" in ticker.log(), timeout=90, what="the ticker to start")
+        time.sleep(2 * timing.tick_every)  # past its first tick (the hourly chores)
+        (subscription,) = workload.due_subscriptions(1, now=timezone.now(), prefix="backlog")
+        clock = Stopwatch()
+        wait_for(
+            lambda: Run.objects.filter(subscription_id=subscription).exists(),
+            timeout=timing.timeout,
+            what="the tick to claim the due subscription behind the backlog",
+            every=0.05,
+        )
+        delay = clock.seconds()
+        return {
+            "fault": f"the tick behind {backlog:,} queued tasks",
+            "backlog": backlog,
+            "task_seconds": task_seconds,
+            "tick_delay_seconds": round(delay, 2),
+            "seconds": delay,
+        }
+
+
 def describe(report: dict) -> str:
     return json.dumps(report, sort_keys=True, default=str)

@@ -35,7 +35,13 @@ def test_a_valid_token_authenticates_and_records_last_use(api, alice):
     row, clear = issue_token(alice, "cli")
     response = bearer(api, clear).get("/api/v1/me")
     assert response.status_code == 200
-    assert response.json() == {"id": alice.id, "email": "alice@example.com", "token_scope": "write"}
+    assert response.json() == {
+        "id": alice.id,
+        "email": "alice@example.com",
+        "token_scope": "write",
+        "language": "auto",
+        "timezone": "Europe/Berlin",  # the fixture user's preference
+    }
     row.refresh_from_db()
     assert row.last_used_at is not None
 
@@ -183,3 +189,67 @@ def test_the_tokens_page_makes_a_read_only_token(client, alice):
     response = client.post(reverse("inbox:tokens"), {"name": "odd", "scope": "admin"})
     assert "scope" in response.content.decode()
     assert not ApiToken.objects.filter(name="odd").exists()
+
+
+# --- Tokens and the account over the API --------------------------------------------------------
+
+
+def test_a_client_creates_lists_and_revokes_tokens(api, alice):
+    _row, clear = issue_token(alice, "setup script")
+    client = bearer(api, clear)
+    made = client.post("/api/v1/tokens", {"name": "dashboard"}, format="json")
+    assert made.status_code == 201
+    body = made.json()
+    assert body["scope"] == "read"  # the safer default
+    assert body["token"].startswith(f"tid_{body['prefix']}_")
+    assert made["Location"].endswith(f"/api/v1/tokens/{body['id']}")
+    listed = client.get("/api/v1/tokens").json()["results"]
+    assert [t["name"] for t in listed] == ["dashboard", "setup script"]
+    assert all("token" not in t and "token_hash" not in t for t in listed)
+    assert [t["current"] for t in listed] == [False, True]
+    assert bearer(APIClient(), body["token"]).get("/api/v1/me").json()["token_scope"] == "read"
+    assert client.delete(f"/api/v1/tokens/{body['id']}").status_code == 204
+    assert bearer(APIClient(), body["token"]).get("/api/v1/me").status_code == 401
+    assert client.delete(f"/api/v1/tokens/{body['id']}").status_code == 404
+
+
+def test_a_read_only_token_cannot_make_tokens_and_no_one_revokes_anothers(api, alice, bob):
+    _row, read_only = issue_token(alice, "reader", "read")
+    refused = bearer(api, read_only).post("/api/v1/tokens", {"name": "escalate"}, format="json")
+    assert refused.status_code == 403
+    assert ApiToken.objects.filter(user=alice).count() == 1
+    bobs, _clear = issue_token(bob, "bob's")
+    _row, write = issue_token(alice, "writer")
+    assert bearer(APIClient(), write).delete(f"/api/v1/tokens/{bobs.pk}").status_code == 404
+    assert ApiToken.objects.get(pk=bobs.pk).revoked_at is None
+
+
+@pytest.mark.parametrize(
+    ("body", "field", "fragment"),
+    [
+        ({"name": ""}, "name", "may not be blank"),
+        ({"name": "   "}, "name", "Give the token a name"),
+        ({"name": "x" * 101}, "name", "At most 100"),
+        ({"name": "ok", "scope": "admin"}, "scope", "Choose one of"),
+        ({"name": "ok", "expires": "never"}, "expires", "Unknown field"),
+    ],
+)
+def test_bad_token_requests_name_the_field_and_make_nothing(api, alice, body, field, fragment):
+    _row, clear = issue_token(alice, "setup")
+    response = bearer(api, clear).post("/api/v1/tokens", body, format="json")
+    assert response.status_code == 400
+    assert fragment in response.json()["error"]["fields"][field]
+    assert ApiToken.objects.filter(user=alice).count() == 1
+
+
+def test_the_account_preferences_are_read_and_changed_over_the_api(api, alice):
+    _row, clear = issue_token(alice, "cli")
+    client = bearer(api, clear)
+    changed = client.patch(
+        "/api/v1/me", {"language": "zh-hans", "timezone": "Asia/Shanghai"}, format="json"
+    )
+    assert changed.status_code == 200, changed.json()
+    assert (changed.json()["language"], changed.json()["timezone"]) == ("zh-hans", "Asia/Shanghai")
+    refused = client.patch("/api/v1/me", {"timezone": "Mars/Base"}, format="json")
+    assert refused.status_code == 400 and "timezone" in refused.json()["error"]["fields"]
+    assert client.get("/api/v1/me").json()["timezone"] == "Asia/Shanghai"

@@ -147,19 +147,22 @@ def test_password_reset_is_limited_per_address(alice, bob):
     assert len(mail.outbox) == 2
 
 
-@override_settings(PASSWORD_RESET_ACCOUNT_LIMIT=1)
-def test_password_reset_is_limited_per_account_whatever_the_address(alice):
-    assert (
-        from_address("203.0.113.1")
-        .post(reverse("password_reset"), {"email": "alice@example.com"})
-        .status_code
-        == 302
-    )
-    response = from_address("203.0.113.2").post(
-        reverse("password_reset"), {"email": "ALICE@example.com"}
-    )
-    assert response.status_code == 429
-    assert len(mail.outbox) == 1
+@override_settings(PASSWORD_RESET_ACCOUNT_LIMIT=3)
+def test_anyones_reset_requests_never_block_the_owners_own_reset(alice):
+    stranger = from_address("203.0.113.66")
+    answers = [
+        stranger.post(reverse("password_reset"), {"email": "ALICE@example.com"}) for _ in range(5)
+    ]
+    # The same neutral answer every time; past the limit no mail is sent.
+    assert {(a.status_code, a["Location"]) for a in answers} == {
+        (302, reverse("password_reset_done"))
+    }
+    assert len(mail.outbox) == 3
+    owner = from_address("198.51.100.7")
+    response = owner.post(reverse("password_reset"), {"email": "alice@example.com"})
+    assert (response.status_code, response["Location"]) == (302, reverse("password_reset_done"))
+    assert len(mail.outbox) == 4
+    assert mail.outbox[-1].to == ["alice@example.com"]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -180,3 +183,27 @@ def test_concurrent_wrong_logins_never_check_more_passwords_than_the_limit():
 
     outcomes = at_once(guess, range(20))
     assert (outcomes.count("checked"), outcomes.count("refused")) == (5, 15), outcomes
+
+
+@override_settings(API_AUTH_FAILURE_LIMIT=5, API_AUTH_FAILURE_WINDOW_SECONDS=300)
+def test_failed_api_authentication_is_throttled_per_client_address(alice):
+    from rest_framework.test import APIClient
+
+    from inbox.tokens import issue_token
+
+    guesser = APIClient(REMOTE_ADDR="203.0.113.9")
+    answers = []
+    for n in range(8):
+        guesser.credentials(HTTP_AUTHORIZATION=f"Bearer tid_wrong{n}")
+        answers.append(guesser.get("/api/v1/subscriptions"))
+    assert [a.status_code for a in answers] == [401] * 5 + [429] * 3
+    assert 290 <= int(answers[-1]["Retry-After"]) <= 300
+    assert answers[-1].json()["error"]["code"] == "throttled"
+    # Another address is not touched: the owner's good token works there.
+    _row, clear = issue_token(alice, "tests")
+    owner = APIClient(REMOTE_ADDR="198.51.100.7")
+    owner.credentials(HTTP_AUTHORIZATION=f"Bearer {clear}")
+    assert owner.get("/api/v1/subscriptions").status_code == 200
+    # Good tokens cost no count: many requests later the owner is still in.
+    for _ in range(6):
+        assert owner.get("/api/v1/subscriptions").status_code == 200

@@ -103,3 +103,14 @@ def test_another_users_inbox_is_never_served(client, alice, bob, now):
     client.force_login(bob)
     page = view(client)[0]
     assert "Rust for bob" in page and "PostgreSQL for alice" not in page
+
+
+def test_turning_the_cache_off_serves_no_page_cached_before(console, alice, now, settings):
+    deliver(alice, ["PostgreSQL note"], now=now)
+    view(console)
+    _page, _queries, rendered = view(console)
+    assert not rendered  # cached
+    settings.INBOX_PAGE_CACHE_SECONDS = 0
+    for _ in range(2):
+        _page, _queries, rendered = view(console)
+        assert rendered

@@ -153,7 +153,9 @@ def test_codes_are_scoped_limited_and_revocable(alice):
     for _ in range(transfer.MAX_OPEN_CODES):
         make_code(alice)
     refused = client.post("/api/v1/transfer/codes", {"scope": "saved"}, format="json")
-    assert refused.status_code == 400
+    assert refused.status_code == 409  # a state of the account, not a bad request
+    assert refused.json()["error"]["code"] == "transfer_code_limit"
+    assert "revoke one" in refused.json()["error"]["fields"]["scope"]
     code = TransferCode.objects.filter(user=alice).first()
     assert client.delete(f"/api/v1/transfer/codes/{code.pk}").status_code == 204
     assert client.delete(f"/api/v1/transfer/codes/{code.pk}").status_code == 404

@@ -168,3 +168,13 @@ def test_sqlite_triggers_dropped_by_a_table_rebuild_are_put_back(now):
     assert f"{fulltext.FTS_TABLE}_ai" in repaired
     assert search(["PostgreSQL"], now) == [item.pk]
     assert fulltext.ensure_index() == []
+
+
+def test_latin_words_of_a_cjk_query_are_found_against_cjk_text(db, now):
+    """The word index sees "生成aiの規制" as one token; the scorer finds "AI" in it, so a CJK
+    query's Latin words are looked for as substrings too (recall never below scoring)."""
+    japanese = add_item("生成AIの規制に関するEUの新ルール", now=now)
+    chinese = add_item("AI芯片出口管制升级", now=now)
+    add_item("인공지능 스타트업 투자 급증", now=now)
+    assert set(search(["AI", "생성형", "규제"], now)) == {japanese.pk, chinese.pk}
+    assert search(["AI"], now) == []  # an English query is left to the word index

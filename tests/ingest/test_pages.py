@@ -402,3 +402,42 @@ def test_a_time_not_understood_is_refused_in_the_readers_language(now):
         delivery_time(when="下周", deliver_at=None, zone_name="Europe/Berlin", now=now)
     message = refused.value.errors["when"]
     assert "“明天 08:00”" in message and " or " not in message
+
+
+@pytest.mark.parametrize("duplicate", [False, True], ids=["same-page", "near-duplicate"])
+def test_saving_a_page_already_delivered_tells_the_reader_instead_of_an_empty_run(
+    fixture_server, alice, now, duplicate
+):
+    first = save_for_later(alice, fixture_server.add("/a", ARTICLE), when="tomorrow", now=now)
+    tick(TOMORROW_8_BERLIN)
+    assert RunItem.objects.filter(run__user=alice, item=first.item).count() == 1
+    before = (Subscription.objects.count(), Run.objects.count())
+    later = TOMORROW_8_BERLIN + timedelta(hours=1)
+    # The same page again, or a copy of it at another address (filtered as its duplicate).
+    url = fixture_server.add("/copy" if duplicate else "/a", ARTICLE)
+
+    with pytest.raises(ReadingListError) as refused:
+        save_for_later(alice, url, deliver_at=later + timedelta(hours=1), now=later)
+
+    assert refused.value.code == "already_delivered"
+    assert "already given this page on 21 Nov 2026, 08:00" in refused.value.errors["url"]
+    assert (Subscription.objects.count(), Run.objects.count()) == before  # no empty run
+
+    # A day after it was given, saving it again delivers it again.
+    again = save_for_later(alice, url, deliver_at=TOMORROW_8_BERLIN + timedelta(days=1), now=later)
+    tick(TOMORROW_8_BERLIN + timedelta(days=1))
+    run = Run.objects.get(subscription=again.subscription)
+    assert run.delivered_count == 1
+
+
+def test_the_api_says_why_an_already_delivered_page_is_not_saved(fixture_server, api, alice, now):
+    url = fixture_server.add("/a", ARTICLE)
+    save_for_later(alice, url, when="tomorrow", now=now)
+    tick(TOMORROW_8_BERLIN)
+    # The API reads the real clock: a delivery stamped far ahead of it is "just now" for it.
+    UserContentState.objects.filter(user=alice).update(
+        last_delivered_at=datetime(2100, 1, 1, tzinfo=UTC)
+    )
+    answer = api.post("/api/v1/sources/pages", {"url": url}, format="json")
+    assert answer.status_code == 400
+    assert "already given this page" in str(answer.json())

@@ -1,7 +1,11 @@
-"""`manage.py tick`: one scheduler tick now (refresh due sources, start due runs)."""
+"""`manage.py tick`: one scheduler tick now (refresh due sources, start due runs);
+`manage.py tick --loop`: the dispatcher tick every minute, in this process, outside the task
+queue, so it never waits behind queued work (digests/schedules/ticker.py)."""
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 from datetime import datetime
 
 from django.core.management.base import BaseCommand, CommandError
@@ -10,7 +14,7 @@ from django.utils import timezone
 from digests import tasks
 from digests.delivery import service as deliveries
 from digests.runs import runner
-from digests.schedules import scheduler
+from digests.schedules import scheduler, ticker
 from ingest.models import Source
 from ingest.refresh.pipeline import refresh_many, refresh_source
 from topics.editions import produce_edition
@@ -26,8 +30,23 @@ class Command(BaseCommand):
         parser.add_argument(
             "--now", help="Pretend it is this ISO 8601 time (with offset), for scripts."
         )
+        parser.add_argument(
+            "--loop",
+            action="store_true",
+            help="Tick every minute until stopped, handing claimed work to the workers.",
+        )
+        parser.add_argument(
+            "--every", type=float, default=ticker.TICK_SECONDS, help=argparse.SUPPRESS
+        )
 
     def handle(self, *args, **options):
+        if options["loop"]:
+            if options["every"] <= 0:
+                raise CommandError("--every must be a positive number of seconds.")
+            self.stdout.write(f"ticking every {options['every']:g} s; stop with Ctrl-C")
+            with contextlib.suppress(KeyboardInterrupt):
+                ticker.run_ticker(tasks.dispatch_tick, every=options["every"])
+            return
         now = timezone.now()
         if options["now"]:
             try:

@@ -6,6 +6,7 @@ Local files are an admin's convenience here only; the web and the API accept URL
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from pathlib import Path
 
@@ -14,6 +15,8 @@ from django.utils import timezone
 
 from ingest.library.sources import SourceError, ensure_feed_source, ensure_file_source
 from ingest.refresh.pipeline import refresh_source
+
+logger = logging.getLogger(__name__)
 
 
 class Command(BaseCommand):
@@ -45,6 +48,12 @@ class Command(BaseCommand):
                     outcome = refresh_source(source, now=now)
         except SourceError as exc:
             row.update(status="error", error=exc.message)
+            return row
+        except Exception as exc:
+            # One target's unexpected failure is its error row; the others still run and
+            # the JSON stays one document a script can read.
+            logger.exception("ingesting %s failed", target)
+            row.update(status="error", error=f"{type(exc).__name__}: {exc}")
             return row
         counts = outcome.counts
         row.update(

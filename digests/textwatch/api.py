@@ -1,0 +1,261 @@
+"""/api/v1/watches: text-change watches (watches/service.py). Thin callers of the service,
+which checks every field and answers refusals in the error shape (config/api/errors.py)."""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.api.fields import (
+    AwareDateTimeField,
+    IdField,
+    StrictBooleanField,
+    StrictCharField,
+    StrictChoiceField,
+    StrictIntegerField,
+    StrictListField,
+)
+from config.api.serializers import StrictSerializer, read_body
+from digests.models import Subscription
+from digests.textwatch import apprise, service
+from digests.textwatch.diffing import diff_texts
+from digests.textwatch.models import AppriseTarget, TextWatch
+
+HISTORY_SHOWN = 20
+_LIST = {"required": False, "max_length": 20}
+
+
+class WatchInputSerializer(StrictSerializer):
+    """The fields of a text watch; watches/service.py checks the rules between them."""
+
+    url = StrictCharField(max_length=2048, help_text="The page to watch.")
+    name = StrictCharField(max_length=200, required=False, allow_blank=True, default="")
+    render = StrictChoiceField(choices=["http", "browser"], required=False, default="http")
+    selector_kind = StrictChoiceField(
+        choices=["", "css", "xpath"],
+        required=False,
+        default="",
+        help_text="'' (the whole page), 'css' or 'xpath'.",
+    )
+    selector = StrictCharField(max_length=500, required=False, allow_blank=True, default="")
+    ignore_text = StrictListField(child=StrictCharField(max_length=200), **_LIST)
+    ignore_regex = StrictListField(child=StrictCharField(max_length=200), **_LIST)
+    ignore_numbers = StrictBooleanField(required=False, default=False)
+    # Checked by the service (a plain string here: "trigger" names another enum already).
+    trigger = StrictCharField(
+        max_length=16,
+        required=False,
+        default="any",
+        help_text="'any', 'appears', 'disappears', 'above' or 'below'.",
+    )
+    trigger_text = StrictCharField(max_length=200, required=False, allow_blank=True, default="")
+    trigger_number = StrictCharField(
+        max_length=30, required=False, allow_blank=True, default="", help_text="A number."
+    )
+    check_interval_minutes = StrictIntegerField(required=False, default=60)
+    start_at = AwareDateTimeField(required=False, allow_null=True, default=None)
+    end_at = AwareDateTimeField(required=False, allow_null=True, default=None)
+    notify = StrictListField(
+        child=StrictChoiceField(choices=["inbox", "email", "push"]), required=False, max_length=3
+    )
+
+
+class AppriseTargetInputSerializer(StrictSerializer):
+    url = StrictCharField(max_length=2048, help_text="An Apprise URL; never shown back.")
+    label = StrictCharField(max_length=100, required=False, allow_blank=True, default="")
+
+
+class AppriseRoutesInputSerializer(StrictSerializer):
+    targets = StrictListField(child=IdField(), max_length=20)
+
+
+def _body(request) -> dict:
+    data = dict(read_body(WatchInputSerializer, request))
+    if data.get("trigger_number") == "":
+        data["trigger_number"] = None
+    return data
+
+
+def watch_json(watch: TextWatch) -> dict:
+    return {
+        "id": watch.pk,
+        "name": watch.name,
+        "url": watch.url,
+        "render": watch.render,
+        "selector_kind": watch.selector_kind,
+        "selector": watch.selector,
+        "ignore_text": watch.ignore_text,
+        "ignore_regex": watch.ignore_regex,
+        "ignore_numbers": watch.ignore_numbers,
+        "trigger": watch.trigger,
+        "trigger_text": watch.trigger_text,
+        "trigger_number": None if watch.trigger_number is None else str(watch.trigger_number),
+        "check_interval_minutes": watch.check_interval_minutes,
+        "start_at": watch.start_at,
+        "end_at": watch.end_at,
+        "status": watch.status,
+        "next_check_at": watch.next_check_at,
+        "last_checked_at": watch.last_checked_at,
+        "error_count": watch.error_count,
+        "last_error": watch.last_error,
+        "notifier_id": watch.notifier_id,
+    }
+
+
+class WatchListView(APIView):
+    @extend_schema(
+        operation_id="v1_watches_list",
+        description="Your text-change watches.",
+        responses={200: OpenApiTypes.OBJECT},
+    )
+    def get(self, request):
+        watches = TextWatch.objects.filter(owner=request.user).order_by("name", "id")
+        return Response({"results": [watch_json(w) for w in watches]})
+
+    @extend_schema(
+        description=(
+            "Watch a page (or a CSS/XPath part of it) for text changes; the fields are in "
+            "docs/watches.md."
+        ),
+        responses={201: OpenApiTypes.OBJECT},
+        request=WatchInputSerializer,
+    )
+    def post(self, request):
+        watch = service.add_watch(request.user, _body(request), now=timezone.now())
+        return Response(watch_json(watch), status=status.HTTP_201_CREATED)
+
+
+class WatchPreviewView(APIView):
+    """The text a watch with these settings would compare now; nothing is saved."""
+
+    @extend_schema(
+        description=(
+            "The text a watch with these settings sees now, and the text as compared; "
+            "nothing is saved."
+        ),
+        responses={200: OpenApiTypes.OBJECT},
+        request=WatchInputSerializer,
+    )
+    def post(self, request):
+        seen = service.preview(_body(request))
+        number = seen["number"]
+        return Response({**seen, "number": None if number is None else str(number)})
+
+
+class WatchDetailView(APIView):
+    @extend_schema(
+        description="A watch, its status and its last 20 changes with their diffs.",
+        responses={200: OpenApiTypes.OBJECT},
+    )
+    def get(self, request, watch_id: int):
+        watch = get_object_or_404(TextWatch, pk=watch_id, owner=request.user)
+        snapshots = list(watch.snapshots.order_by("-checked_at", "-id")[: HISTORY_SHOWN + 1])
+        history = []
+        for newer, older in zip(snapshots, [*snapshots[1:], None], strict=False):
+            if len(history) == HISTORY_SHOWN:
+                break
+            history.append(
+                {
+                    "checked_at": newer.checked_at,
+                    "notified": newer.notified,
+                    "added_lines": newer.added_lines,
+                    "removed_lines": newer.removed_lines,
+                    "diff": diff_texts(older.text, newer.text).as_text(max_lines=200)
+                    if older is not None
+                    else "",
+                }
+            )
+        return Response({**watch_json(watch), "history": history})
+
+    @extend_schema(
+        description="Stop watching; the changes already delivered stay in the Inbox.",
+        responses={204: None},
+    )
+    def delete(self, request, watch_id: int):
+        watch = get_object_or_404(TextWatch, pk=watch_id, owner=request.user)
+        service.delete_watch(watch, now=timezone.now())
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# --- Apprise targets --------------------------------------------------------------------------
+
+
+def target_json(target: AppriseTarget) -> dict:
+    # Never the URL: it holds the service's secrets.
+    return {
+        "id": target.pk,
+        "label": target.label,
+        "service": target.service,
+        "hint": target.hint,
+        "created_at": target.created_at,
+    }
+
+
+class AppriseTargetListView(APIView):
+    @extend_schema(
+        operation_id="v1_apprise_targets_list",
+        description="Your Apprise notification targets (never their URLs).",
+        responses={200: OpenApiTypes.OBJECT},
+    )
+    def get(self, request):
+        targets = AppriseTarget.objects.filter(owner=request.user)
+        return Response({"results": [target_json(t) for t in targets]})
+
+    @extend_schema(
+        description="Add an Apprise URL as a notification target: {url, label}.",
+        responses={201: OpenApiTypes.OBJECT},
+        request=AppriseTargetInputSerializer,
+    )
+    def post(self, request):
+        data = read_body(AppriseTargetInputSerializer, request)
+        target = apprise.add_target(
+            request.user, url=data["url"], label=data["label"], now=timezone.now()
+        )
+        return Response(target_json(target), status=status.HTTP_201_CREATED)
+
+
+class AppriseTargetTestView(APIView):
+    """Send a test message now: 200 with `sent` true, or false and why."""
+
+    @extend_schema(
+        description="Send a test notification to the target now.",
+        request=None,
+        responses={200: OpenApiTypes.OBJECT},
+    )
+    def post(self, request, target_id: int):
+        target = get_object_or_404(AppriseTarget, pk=target_id, owner=request.user)
+        error = apprise.send_test(target)
+        return Response({"sent": not error, "error": error})
+
+
+class AppriseTargetDetailView(APIView):
+    @extend_schema(description="Delete a notification target.", responses={204: None})
+    def delete(self, request, target_id: int):
+        get_object_or_404(AppriseTarget, pk=target_id, owner=request.user).delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class SubscriptionAppriseView(APIView):
+    """PUT {"targets": [ids]}: where this subscription's briefs also go. A watch's changes
+    follow its notifier subscription (`notifier_id` of the watch)."""
+
+    @extend_schema(
+        description=(
+            "Route a subscription's briefs (a watch's changes: its notifier_id) to these "
+            "targets: {targets: [ids]}."
+        ),
+        responses={200: OpenApiTypes.OBJECT},
+        request=AppriseRoutesInputSerializer,
+    )
+    def put(self, request, subscription_id: int):
+        subscription = get_object_or_404(
+            Subscription.objects.alive(), pk=subscription_id, owner=request.user
+        )
+        data = read_body(AppriseRoutesInputSerializer, request)
+        ids = apprise.set_routes(request.user, subscription, list(data["targets"]))
+        return Response({"targets": ids})

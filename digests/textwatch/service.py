@@ -1,0 +1,454 @@
+"""Text-change watches: add one, preview its text, check it, tell its owner about a change.
+
+A check (`check_watch`) fetches the page through the one safe client (or renders it with the
+browser fetcher, whose every request goes through that client too — ingest/watch/service.py
+`fetch_listing`), extracts the watched part (watches/extract.py), applies the ignore rules
+(watches/rules.py) and compares the result with the last stored snapshot. Only a changed text
+is stored (history bounded to HISTORY_LIMIT per watch); a change that fires the trigger becomes
+one Inbox item: a finished run of the watch's own notifier subscription with one item whose
+summary is the diff, and that run's email / Web Push / webhook rows (digests/delivery/).
+
+Exactly once: the comparison, the snapshot, the Inbox item and its delivery rows are written in
+one transaction, under a lock on the watch row, against the snapshot read in that transaction.
+A check killed before the commit leaves nothing and the next one finds the same change; a
+check retried after the commit finds the text unchanged.
+
+Failures: `ERROR_AFTER` failed checks in a row turn the watch's status to `error` and tell its
+owner once (an Inbox item); it keeps being checked, and the first good check makes it active
+again (and a later failing streak is told again).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from billing import limits
+from config.api.errors import ServiceRefusal
+from digests.delivery.brief import absolute_url
+from digests.models import MAX_ITEMS_HARD_CAP, Run, RunItem, Subscription
+from digests.textwatch import extract, rules
+from digests.textwatch.diffing import TextDiff, diff_texts
+from digests.textwatch.models import HISTORY_LIMIT, TextSnapshot, TextWatch
+from digests.watches.check_interval import MAX_CHECK_MINUTES, MIN_CHECK_MINUTES
+from inbox.page_cache import inbox_changed
+from ingest.canonical import url_hash
+from ingest.fetching import fetch
+from ingest.library.sources import SourceError
+from ingest.models import ContentItem
+from ingest.watch import service as list_watch
+
+logger = logging.getLogger(__name__)
+
+ERROR_AFTER = 3
+NAME_MAX_CHARS = 200
+DUE_BATCH = 100
+
+
+class WatchError(ServiceRefusal):
+    """Refused watch input, by field (HTTP 400)."""
+
+
+@dataclass
+class CheckOutcome:
+    ok: bool
+    changed: bool = False
+    notified: bool = False
+    error: str = ""
+    snapshot: TextSnapshot | None = None
+    diff: TextDiff | None = None
+
+
+def text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+# --- input ------------------------------------------------------------------------------------
+
+
+def _refuse(exc) -> WatchError:
+    return WatchError({exc.field: exc.message})
+
+
+def clean_input(data: dict) -> dict:
+    """The watch's settings from `data` (the API's or the console form's fields), checked.
+    Raises WatchError naming the first refused field."""
+    try:
+        url = list_watch._clean_url(data.get("url", ""))
+        render = list_watch._clean_render(data.get("render") or "http")
+    except SourceError as exc:
+        raise WatchError({exc.field or "url": exc.message}) from None
+    kind = (data.get("selector_kind") or "").strip()
+    try:
+        selector = extract.check_selector(kind, data.get("selector", ""))
+        ignore_text = rules.clean_ignore_text(data.get("ignore_text"))
+        ignore_regex = rules.clean_ignore_regex(data.get("ignore_regex"))
+        trigger, trigger_text, trigger_number = rules.clean_trigger(
+            data.get("trigger") or "any", data.get("trigger_text", ""), data.get("trigger_number")
+        )
+    except (extract.ExtractError, rules.RuleError) as exc:
+        raise _refuse(exc) from None
+    minutes = data.get("check_interval_minutes", 60)
+    if isinstance(minutes, bool) or not isinstance(minutes, int):
+        raise WatchError({"check_interval_minutes": _("Must be a whole number of minutes.")})
+    if not MIN_CHECK_MINUTES <= minutes <= MAX_CHECK_MINUTES:
+        raise WatchError(
+            {
+                "check_interval_minutes": _("Must be between %(low)d and %(high)d minutes.")
+                % {"low": MIN_CHECK_MINUTES, "high": MAX_CHECK_MINUTES}
+            }
+        )
+    start_at, end_at = data.get("start_at"), data.get("end_at")
+    if start_at and end_at and end_at <= start_at:
+        raise WatchError({"end_at": _("The end must come after the start.")})
+    ignore_numbers = data.get("ignore_numbers", False)
+    if not isinstance(ignore_numbers, bool):
+        raise WatchError({"ignore_numbers": _("Must be true or false.")})
+    name = " ".join(str(data.get("name") or "").split())[:NAME_MAX_CHARS]
+    channels = clean_channels(data.get("notify") or ["inbox"])
+    return {
+        "notify": channels,
+        "url": url,
+        "render": render,
+        "selector_kind": kind,
+        "selector": selector,
+        "ignore_text": ignore_text,
+        "ignore_regex": ignore_regex,
+        "ignore_numbers": ignore_numbers,
+        "trigger": trigger,
+        "trigger_text": trigger_text,
+        "trigger_number": trigger_number,
+        "check_interval_minutes": minutes,
+        "start_at": start_at,
+        "end_at": end_at,
+        "name": name,
+    }
+
+
+def _filter_of(settings) -> rules.Filter:
+    get = settings.get if isinstance(settings, dict) else lambda k: getattr(settings, k)
+    return rules.Filter(
+        texts=get("ignore_text"), patterns=get("ignore_regex"), numbers=get("ignore_numbers")
+    )
+
+
+def fetch_text(url: str, render: str, kind: str, selector: str) -> str:
+    """The watched part of the page as it is now. Raises fetch.FetchError or ExtractError."""
+    result = list_watch.fetch_listing(url, render)
+    return extract.extract_text(result.content, kind=kind, selector=selector)
+
+
+def clean_channels(value) -> tuple[str, ...]:
+    """Where a change is told besides Apprise: the Inbox, plus email and Web Push on top of
+    it — the watched lists' rules (digests/watches/notifiers.py)."""
+    from digests.watches.notifiers import WatchSettingsError
+    from digests.watches.notifiers import clean_channels as clean_notify
+
+    try:
+        channels = clean_notify(value)
+    except WatchSettingsError as exc:
+        raise WatchError(exc.errors) from None
+    if not channels:
+        raise WatchError({"notify": _("A text watch tells at least the Inbox.")})
+    return channels
+
+
+def preview(data: dict) -> dict:
+    """What a watch with these settings would see now: the extracted text and the text as
+    compared (ignore rules applied). Nothing is written. Raises WatchError."""
+    clean = clean_input(data)
+    try:
+        text = fetch_text(clean["url"], clean["render"], clean["selector_kind"], clean["selector"])
+        compared = _filter_of(clean).apply(text)
+    except fetch.FetchError as exc:
+        raise WatchError({"url": exc.message}) from None
+    except extract.ExtractError as exc:
+        raise _refuse(exc) from None
+    except TimeoutError:
+        raise WatchError({"ignore_regex": _("A pattern takes too long on this page.")}) from None
+    return {"text": text, "compared": compared, "number": rules.first_number(compared)}
+
+
+# --- adding -----------------------------------------------------------------------------------
+
+
+def _notifier_for(user, name: str, channels: tuple[str, ...]) -> Subscription:
+    """The watch's own subscription: no sources, no schedule; its runs are the changes, sent
+    by email and Web Push too when `channels` say so."""
+    from digests.watches.notifiers import EMAIL, NOTIFIER_WINDOW_HOURS, PUSH, _zone
+
+    return Subscription.objects.create(
+        email_enabled=EMAIL in channels,
+        push_enabled=PUSH in channels,
+        owner=user,
+        name=(_("Watch: %(name)s") % {"name": name})[:NAME_MAX_CHARS],
+        topic="",
+        interests=[],
+        min_score=0,
+        max_items=MAX_ITEMS_HARD_CAP,
+        content_window_hours=NOTIFIER_WINDOW_HOURS,
+        redelivery=Subscription.Redelivery.NEVER,
+        cron="",
+        run_at=None,
+        timezone=_zone(user),
+        narrative_enabled=False,
+        next_run_at=None,
+    )
+
+
+def add_watch(user, data: dict, *, now: datetime) -> TextWatch:
+    """Watch a page (or a part of it) for text changes. The page is read once now: a bad
+    address or a selector that picks nothing is refused while the reader is there, and that
+    first text is the baseline (never a change). Refusals raise WatchError and write nothing."""
+    clean = clean_input(data)
+    # The plan's floor on how often a watched page is checked, as for watched lists (403).
+    limits.check_watch_interval(
+        limits.account_for(user.pk, now=now), clean["check_interval_minutes"]
+    )
+    try:
+        text = fetch_text(clean["url"], clean["render"], clean["selector_kind"], clean["selector"])
+        compared = _filter_of(clean).apply(text)
+    except fetch.FetchError as exc:
+        raise WatchError({"url": exc.message}) from None
+    except extract.ExtractError as exc:
+        raise _refuse(exc) from None
+    except TimeoutError:
+        raise WatchError({"ignore_regex": _("A pattern takes too long on this page.")}) from None
+    name = clean.pop("name") or clean["url"]
+    channels = clean.pop("notify")
+    first_check = max(now, clean["start_at"] or now)
+    with transaction.atomic():
+        watch = TextWatch.objects.create(
+            owner=user,
+            name=name,
+            notifier=_notifier_for(user, name, channels),
+            created_at=now,
+            last_checked_at=now,
+            next_check_at=first_check + timedelta(minutes=clean["check_interval_minutes"]),
+            **clean,
+        )
+        TextSnapshot.objects.create(
+            watch=watch, text=compared, text_hash=text_hash(compared), checked_at=now
+        )
+        inbox_changed(user.pk)  # the Inbox's filter lists subscriptions by name
+    return watch
+
+
+def delete_watch(watch: TextWatch, *, now: datetime) -> None:
+    """Stop watching: the watch and its history go; its notifier subscription is deleted the
+    way every subscription is (soft: the Inbox items it delivered stay)."""
+    with transaction.atomic():
+        if watch.notifier_id:
+            Subscription.objects.filter(pk=watch.notifier_id).update(
+                deleted_at=now, status=Subscription.Status.PAUSED, next_run_at=None
+            )
+        watch.delete()
+        inbox_changed(watch.owner_id)
+
+
+# --- checking ---------------------------------------------------------------------------------
+
+
+def due_ids(*, now: datetime, limit: int = DUE_BATCH) -> list[int]:
+    return list(
+        TextWatch.objects.filter(
+            status__in=(TextWatch.Status.ACTIVE, TextWatch.Status.ERROR), next_check_at__lte=now
+        )
+        .filter(Q(start_at__isnull=True) | Q(start_at__lte=now))
+        .order_by("next_check_at", "id")
+        .values_list("pk", flat=True)[:limit]
+    )
+
+
+def claim(watch_id: int, *, now: datetime) -> TextWatch | None:
+    """Take a due watch for one check: its next check moves an interval on (a conditional
+    update, so two workers never check it at once), or it completes when its end has come."""
+    watch = TextWatch.objects.filter(pk=watch_id).first()
+    if watch is None or watch.next_check_at is None or watch.next_check_at > now:
+        return None
+    if watch.end_at and watch.end_at <= now:
+        TextWatch.objects.filter(pk=watch.pk).update(
+            status=TextWatch.Status.COMPLETED, next_check_at=None
+        )
+        return None
+    following = now + timedelta(minutes=watch.check_interval_minutes)
+    taken = TextWatch.objects.filter(pk=watch.pk, next_check_at=watch.next_check_at).update(
+        next_check_at=following
+    )
+    return watch if taken else None
+
+
+def check_due(*, now: datetime, limit: int = DUE_BATCH) -> list[CheckOutcome]:
+    """Check every watch that is due (the worker's tick; time passed in)."""
+    outcomes = []
+    for pk in due_ids(now=now, limit=limit):
+        watch = claim(pk, now=now)
+        if watch is not None:
+            outcomes.append(check_watch(watch, now=now))
+    return outcomes
+
+
+def check_watch(watch: TextWatch, *, now: datetime) -> CheckOutcome:
+    """One check of `watch` (already claimed, or run by hand): see the module's docstring."""
+    try:
+        text = fetch_text(watch.url, watch.render, watch.selector_kind, watch.selector)
+        compared = _filter_of(watch).apply(text)
+    except fetch.FetchError as exc:
+        return _failed(watch, exc.message, now=now)
+    except extract.ExtractError as exc:
+        return _failed(watch, exc.message, now=now)
+    except TimeoutError:
+        return _failed(watch, _("An ignore pattern took too long on this page."), now=now)
+    digest = text_hash(compared)
+    with transaction.atomic():
+        locked = TextWatch.objects.select_for_update().get(pk=watch.pk)
+        last = locked.snapshots.order_by("-checked_at", "-id").first()
+        fields = {"last_checked_at": now, "error_count": 0, "last_error": ""}
+        if locked.status == TextWatch.Status.ERROR:
+            fields.update(status=TextWatch.Status.ACTIVE, error_notified_at=None)
+        TextWatch.objects.filter(pk=locked.pk).update(**fields)
+        if last is not None and last.text_hash == digest:
+            return CheckOutcome(ok=True)
+        before = last.text if last is not None else ""
+        diff = diff_texts(before, compared)
+        snapshot = TextSnapshot.objects.create(
+            watch=locked,
+            text=compared,
+            text_hash=digest,
+            checked_at=now,
+            added_lines=diff.added,
+            removed_lines=diff.removed,
+        )
+        told = last is not None and rules.fires(
+            locked.trigger,
+            before=before,
+            after=compared,
+            text=locked.trigger_text,
+            number=locked.trigger_number,
+        )
+        run = None
+        if told:
+            history = absolute_url(reverse("watches:detail", args=[locked.pk]))
+            run = _tell(
+                locked,
+                title=_("Changed: %(name)s") % {"name": locked.name},
+                summary=f"{diff.as_text()}\n\n{_('All changes:')} {history}",
+                key=f"change-{snapshot.pk}",
+                now=now,
+            )
+            snapshot.notified, snapshot.run = True, run
+            snapshot.save(update_fields=["notified", "run"])
+        _prune(locked)
+    if run is not None:
+        _hand_out(run)
+    return CheckOutcome(ok=True, changed=True, notified=told, snapshot=snapshot, diff=diff)
+
+
+def _prune(watch: TextWatch) -> None:
+    old = list(
+        watch.snapshots.order_by("-checked_at", "-id").values_list("pk", flat=True)[HISTORY_LIMIT:]
+    )
+    if old:
+        TextSnapshot.objects.filter(pk__in=old).delete()
+
+
+def _failed(watch: TextWatch, message: str, *, now: datetime) -> CheckOutcome:
+    message = message[:500]
+    run = None
+    with transaction.atomic():
+        locked = TextWatch.objects.select_for_update().get(pk=watch.pk)
+        locked.error_count += 1
+        locked.last_error = message
+        locked.last_checked_at = now
+        if locked.error_count >= ERROR_AFTER:
+            locked.status = TextWatch.Status.ERROR
+            if locked.error_notified_at is None:
+                locked.error_notified_at = now
+                run = _tell(
+                    locked,
+                    title=_("Watch failing: %(name)s") % {"name": locked.name},
+                    summary=_("The last %(count)d checks failed. The last error: %(error)s")
+                    % {"count": locked.error_count, "error": message},
+                    key=f"error-{now:%Y%m%d%H%M%S}",
+                    now=now,
+                )
+        locked.save(
+            update_fields=[
+                "error_count", "last_error", "last_checked_at", "status", "error_notified_at",
+            ]
+        )  # fmt: skip
+    if run is not None:
+        _hand_out(run)
+    return CheckOutcome(ok=False, error=message)
+
+
+def _tell(watch: TextWatch, *, title: str, summary: str, key: str, now: datetime) -> Run | None:
+    """One Inbox item for the watch's owner: a finished run of the watch's notifier with one
+    item (its own pool row: a change is not an article and joins no other brief), plus the
+    run's delivery rows. Call inside the check's transaction."""
+    from digests.delivery.service import plan_for_run
+
+    notifier = watch.notifier
+    if notifier is None or notifier.status != Subscription.Status.ACTIVE:
+        return None
+    address = f"{watch.url}#tidings-watch-{watch.pk}-{key}"
+    digest = url_hash(address)
+    item, _created = ContentItem.objects.get_or_create(
+        canonical_url_hash=digest,
+        defaults={
+            "canonical_url": address,
+            "title": title[:500],
+            "description": summary,
+            "first_seen_at": now,
+            "last_seen_at": now,
+            "published_at": now,
+            "site_name": watch.name[:300],
+            "license_tier": "restricted",  # one reader's watch: never on a public page
+        },
+    )
+    run = Run.objects.create(
+        subscription=notifier,
+        user_id=watch.owner_id,
+        status=Run.Status.SUCCEEDED,
+        trigger=Run.Trigger.SCHEDULED,
+        scheduled_at=now,
+        started_at=now,
+        finished_at=now,
+        candidates_count=1,
+        selected_count=1,
+        delivered_count=1,
+        narrative_generator="template",
+    )
+    RunItem.objects.create(
+        run=run,
+        item=item,
+        canonical_url_hash=digest,
+        relevance=100,
+        overall=100,
+        reason=_("The watched text changed."),
+        rank=1,
+        title=title[:500],
+        url=watch.url,
+        summary=summary,
+        summary_generator="diff",
+        source_name=watch.name[:300],
+        published_at=now,
+        delivered_at=now,
+    )
+    plan_for_run(run, notifier, now=now)
+    inbox_changed(watch.owner_id)
+    return run
+
+
+def _hand_out(run: Run) -> None:
+    from digests import tasks
+    from digests.delivery.service import hand_out_run
+
+    hand_out_run(run.pk, tasks.enqueue_delivery)

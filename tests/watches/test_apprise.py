@@ -1,0 +1,153 @@
+"""Apprise targets: real Apprise plugins sending to loopback servers through the safe client."""
+
+from __future__ import annotations
+
+import json
+import logging
+from datetime import timedelta
+
+import pytest
+
+from digests.models import RunItem
+from digests.textwatch import apprise, service
+from digests.textwatch.models import AppriseSend, AppriseTarget
+
+HOUR = timedelta(hours=1)
+
+
+def page(price):
+    return f"<html><body><p id='price'>Price {price}</p><p>Other</p></body></html>"
+
+
+@pytest.fixture
+def watch(fixture_server, alice, now):
+    fixture_server.add("/shop", page("10"), Content_Type="text/html")
+    return service.add_watch(
+        alice, {"url": fixture_server.url("/shop"), "name": "Shop", "selector_kind": "css",
+                "selector": "#price"}, now=now,
+    )  # fmt: skip
+
+
+def test_a_change_goes_to_a_json_and_an_ntfy_target(fixture_server, alice, now, watch, caplog):
+    port = fixture_server.port
+    fixture_server.add("/hook", "{}", Content_Type="application/json")
+    fixture_server.add("/", "{}", Content_Type="application/json")  # ntfy posts to its root
+    caplog.set_level(logging.DEBUG)
+    hook = apprise.add_target(
+        alice, url=f"json://hookuser:s3cret-pass@localhost:{port}/hook", label="Hook", now=now
+    )
+    ntfy = apprise.add_target(alice, url=f"ntfy://localhost:{port}/prices", now=now)
+    assert hook.hint == f"json://localhost:{port}/…" and "s3cret" not in hook.url_encrypted
+    apprise.set_routes(alice, watch.notifier, [hook.pk, ntfy.pk])
+
+    fixture_server.add("/shop", page("8"), Content_Type="text/html")
+    assert service.check_watch(watch, now=now + HOUR).notified
+    sent = apprise.send_due(now=now + HOUR)
+    assert [row.status for row in sent] == ["sent", "sent"]
+
+    posts = {path: body for path, _headers, body in fixture_server.posts}
+    to_hook = json.loads(posts["/hook"])
+    assert to_hook["title"] == "Changed: Shop"
+    assert "− Price 10\n+ Price 8" in to_hook["message"]
+    to_ntfy = json.loads(posts["/"])
+    assert to_ntfy["topic"] == "prices" and "+ Price 8" in to_ntfy["message"]
+    # The secret never reached a log line.
+    assert "s3cret" not in caplog.text
+    # Sent once: the next tick sends nothing.
+    assert apprise.send_due(now=now + 2 * HOUR) == []
+    assert len(fixture_server.posts) == 2
+
+
+def test_a_failing_target_is_retried_until_it_answers(fixture_server, alice, now, watch):
+    fixture_server.add("/hook", "busy", status=503)
+    target = apprise.add_target(alice, url=f"json://localhost:{fixture_server.port}/hook", now=now)
+    apprise.set_routes(alice, watch.notifier, [target.pk])
+    fixture_server.add("/shop", page("9"), Content_Type="text/html")
+    service.check_watch(watch, now=now + HOUR)
+    [row] = apprise.send_due(now=now + HOUR)
+    assert row.status == "pending" and row.attempts == 1 and "503" in row.last_error
+    assert apprise.send_due(now=now + HOUR) == []  # backed off
+    fixture_server.add("/hook", "{}")
+    [row] = apprise.send_due(now=now + 2 * HOUR)
+    assert row.status == "sent" and row.attempts == 2
+
+
+def test_a_target_that_keeps_failing_is_given_up_after_the_last_attempt(
+    fixture_server, alice, now, watch
+):
+    fixture_server.add("/hook", "gone", status=410)
+    target = apprise.add_target(alice, url=f"json://localhost:{fixture_server.port}/hook", now=now)
+    apprise.set_routes(alice, watch.notifier, [target.pk])
+    fixture_server.add("/shop", page("7"), Content_Type="text/html")
+    service.check_watch(watch, now=now + HOUR)
+    at = now + HOUR
+    for _attempt in range(apprise.MAX_ATTEMPTS):
+        apprise.send_due(now=at)
+        at += timedelta(days=1)
+    row = AppriseSend.objects.get()
+    assert (row.status, row.attempts) == ("failed", apprise.MAX_ATTEMPTS)
+    assert "410" in row.last_error
+    assert apprise.send_due(now=at + timedelta(days=30)) == []
+    assert len(fixture_server.posts) == apprise.MAX_ATTEMPTS
+
+
+def test_private_addresses_are_refused_when_added_and_when_sent(fixture_server, alice, now, watch):
+    for url in ("json://127.0.0.1:8080/hook", "ntfy://10.0.0.5/topic", "gotify://192.168.1.2/t"):
+        with pytest.raises(apprise.AppriseError) as refused:
+            apprise.add_target(alice, url=url, now=now)
+        assert "url" in refused.value.errors
+    # A URL that slipped past (say, a DNS answer that changed): the send is refused too.
+    target = AppriseTarget.objects.create(
+        owner=alice, label="x", url_encrypted=apprise._fernet().encrypt(
+            f"json://127.0.0.1:{fixture_server.port}/hook".encode()).decode(),
+        service="json", hint="json://…", created_at=now,
+    )  # fmt: skip
+    error = apprise.send_test(target)
+    assert error and fixture_server.posts == []
+    assert not AppriseTarget.objects.filter(owner=alice).exclude(pk=target.pk).exists()
+
+
+@pytest.mark.parametrize(
+    "url", ["mailto://user:pw@example.com", "nonsense://x", "", "tgram://", "json://"]
+)
+def test_unsupported_or_unreadable_urls_are_refused(alice, now, url):
+    with pytest.raises(apprise.AppriseError):
+        apprise.add_target(alice, url=url, now=now)
+    assert not AppriseTarget.objects.exists()
+
+
+def test_outside_apprise_requests_is_untouched():
+    assert apprise._switch.get() is None
+    assert RunItem.objects.model is RunItem  # (import kept: the module is loaded)
+    assert AppriseSend.Status.SENT == "sent"
+
+
+def test_api_add_test_route_and_never_show_the_url(fixture_server, api, alice, watch):
+    fixture_server.add("/hook", "{}", Content_Type="application/json")
+    url = f"json://me:tok-123456@localhost:{fixture_server.port}/hook"
+    created = api.post("/api/v1/apprise-targets", {"url": url, "label": "Hook"}, format="json")
+    assert created.status_code == 201, created.content
+    assert "tok-123456" not in created.content.decode()
+    target_id = created.json()["id"]
+    listed = api.get("/api/v1/apprise-targets")
+    assert "tok-123456" not in listed.content.decode()
+    assert api.post(f"/api/v1/apprise-targets/{target_id}/test").json() == {
+        "sent": True,
+        "error": "",
+    }
+    assert json.loads(fixture_server.posts[-1][2])["title"] == "Tidings test"
+
+    routed = api.put(
+        f"/api/v1/subscriptions/{watch.notifier_id}/apprise-targets",
+        {"targets": [target_id]},
+        format="json",
+    )
+    assert routed.json() == {"targets": [target_id]}
+    bad = api.post("/api/v1/apprise-targets", {"url": "json://127.0.0.1/x"}, format="json")
+    assert bad.status_code == 400 and "url" in str(bad.json())
+    wrong = api.put(
+        f"/api/v1/subscriptions/{watch.notifier_id}/apprise-targets",
+        {"targets": [999]},
+        format="json",
+    )
+    assert wrong.status_code == 400 and "apprise_targets" in str(wrong.json())
