@@ -141,7 +141,8 @@ def exception_handler(exc, context):
 
 
 # --- Django's own error views, answered as JSON under /api/ -------------------------------
-# The root URLconf points handler400/403/404/500 here; pages outside /api/ keep Django's.
+# The root URLconf points handler400/403/404/500 here; pages outside /api/ get the product's own
+# templates (templates/403.html, 404.html, 500.html), in the reader's language.
 
 
 def _is_api(request) -> bool:

@@ -137,3 +137,34 @@ def render(markdown: str) -> SafeString:
         link_rel=LINK_REL,
     )
     return mark_safe(cleaned)  # escaped above, then cleaned by nh3
+
+
+_PLAIN_EMPHASIS = [
+    (re.compile(r"`([^`\n]+)`"), r"\1"),
+    (re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*"), r"\1"),
+    (re.compile(r"__(?=\S)(.+?)(?<=\S)__"), r"\1"),
+    (re.compile(r"\*(?=\S)(.+?)(?<=\S)\*"), r"\1"),
+    (re.compile(r"(?<![\w])_(?=\S)(.+?)(?<=\S)_(?![\w])"), r"\1"),
+]
+
+
+def plain(markdown: str) -> str:
+    """The same subset as plain text (an email's text part): no `**`, `#` or link syntax left —
+    emphasis dropped, a heading its words, a link "label (address)", bullets as "•"."""
+    escapes = _Escapes()
+    out = []
+    for line in escapes.protect(markdown or "").replace("\r\n", "\n").split("\n"):
+        if heading := _HEADING.match(line):
+            line = heading.group(2)
+        elif bullet := _BULLET.match(line):
+            line = f"• {bullet.group(1)}"
+
+        def link(match):
+            url = escapes.restore(match.group(2), escape=False)
+            return f"{match.group(1)} ({url})" if is_web_url(url) else match.group(1)
+
+        line = _LINK.sub(link, line)
+        for pattern, replacement in _PLAIN_EMPHASIS:
+            line = pattern.sub(replacement, line)
+        out.append(escapes.restore(line, escape=False))
+    return "\n".join(out)

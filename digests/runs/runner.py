@@ -14,6 +14,7 @@ from copy import copy
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F, Q
 from django.db.models.fields.json import KT
@@ -452,6 +453,17 @@ def select(subscription: Subscription, scored: list[Candidate], states, now) -> 
     return selection
 
 
+def _deliverable_ids(subscription: Subscription, scored: list[Candidate], now) -> list[int]:
+    """The candidates per-user dedup would deliver, best first: full text is fetched (and
+    charged) for these only, never for an item the reader already has. Read without a lock —
+    the locked selection in `_deliver` decides again; this only keeps the cost honest."""
+    if not scored or settings.FULLTEXT_TOP_K <= 0:
+        return []  # nothing would be fetched: no query either
+    states = _states_for(subscription.owner_id, [c.canonical_url_hash for c in scored], lock=False)
+    likely = select(subscription, [replace(c) for c in scored], states, now).selected
+    return [c.item_id for c in likely]
+
+
 def _states_for(user_id: int, hashes: list[str], *, lock: bool):
     queryset = UserContentState.objects.filter(
         user_id=user_id, canonical_url_hash__in=id_set(hashes, db_type="text")
@@ -824,7 +836,7 @@ def _execute(run: Run, attempt: int, *, now: datetime) -> bool:
         on_run.collect(subscription, now=now, meter=meter)
         candidates_count, scored = score_candidates(subscription, now=now)
         # Full text for the top FULLTEXT_TOP_K candidates only (seed 000 §7.2); never fails a run.
-        ensure_full_text_of_top([c.item_id for c in scored], now=now, meter=meter)
+        ensure_full_text_of_top(_deliverable_ids(subscription, scored, now), now=now, meter=meter)
         locale = output_locale_for(subscription)
         # The model's part (relevance, summaries, narrative) runs here, outside any
         # transaction, within one time limit; each part falls back instead of failing.

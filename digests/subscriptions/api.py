@@ -40,6 +40,7 @@ from config.api.serializers import (
     read_query,
 )
 from config.api.throttling import ScopedIPRateThrottle, wait_before_another
+from config.moments import moment
 from digests.ai import llm
 from digests.delivery import endpoints, service
 from digests.delivery.addresses import recipient_for
@@ -643,6 +644,10 @@ class SchedulePreviewSerializer(ResponseSerializer):
     next_runs = serializers.ListField(
         child=serializers.DateTimeField(), help_text="ISO 8601 instants in UTC"
     )
+    next_runs_display = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="The same runs as the product shows times (config/moments.py): local, with zone",
+    )
     description = serializers.CharField()
 
 
@@ -666,6 +671,7 @@ class SchedulePreviewView(APIView):
         return Response(
             {
                 "next_runs": [_utc_iso(run) for run in runs],
+                "next_runs_display": [moment(run, zone) for run in runs],
                 "description": describe_schedule(cron, zone),
             }
         )

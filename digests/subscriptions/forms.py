@@ -9,6 +9,7 @@ from django.utils.translation import pgettext_lazy
 
 from digests.subscriptions.service import LENGTH_PRESETS
 from inbox.forms import timezone_choices
+from ingest.models import ContentItemSource
 from ingest.text.reading import LEVEL_CHOICES
 from ingest.text.sections import SECTIONS
 
@@ -109,6 +110,16 @@ def initial_for(subscription, form_fields) -> dict:
         str(i) for i in subscription.sources.values_list("id", flat=True).order_by("id")
     ]
     return initial
+
+
+def sections_apply(library, *, keep: bool = False) -> bool:
+    """Whether the Sections filter is worth offering: some source in the library has items
+    with a section (ingest/text/sections.py), or the subscription already filters by one."""
+    ids = [user_source.source_id for user_source in library]
+    return keep or (
+        bool(ids)
+        and ContentItemSource.objects.filter(source_id__in=ids).exclude(item__section="").exists()
+    )
 
 
 def draft_data(post) -> dict:
@@ -261,9 +272,19 @@ class SubscriptionForm(forms.Form):
     )
 
     def __init__(
-        self, *args, library=(), max_items: int | None = None, draft_url: str = "", **kwargs
+        self,
+        *args,
+        library=(),
+        max_items: int | None = None,
+        draft_url: str = "",
+        sections: bool = True,
+        **kwargs,
     ):
         super().__init__(*args, **kwargs)
+        if not sections:
+            # No source of this reader carries newspaper sections: the filter could only
+            # empty their briefs, so it is not offered (and a save leaves it as it was).
+            del self.fields["sections"]
         if draft_url:
             # A new topic suggests interests (when they are empty or still the suggestion);
             # changed interests show a new preview.
@@ -277,6 +298,12 @@ class SubscriptionForm(forms.Form):
         self.fields["source_ids"].choices = [
             (str(us.source_id), us.display_name or str(us.source)) for us in library
         ]
+        if not self.fields["source_ids"].choices:
+            # An empty "Sources" heading reads like a fault: say why there is nothing to tick.
+            self.fields["source_ids"].help_text = _(
+                "Your library has no sources yet. Add feeds or pages on the Sources page; "
+                "until then this subscription reads the shared pool."
+            )
         if max_items is not None and max_items not in LENGTH_PRESETS.values():
             # Set through the API to a number no preset has: editing keeps it unless changed.
             self.fields["length"].required = False

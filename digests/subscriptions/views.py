@@ -32,6 +32,7 @@ from digests.subscriptions.forms import (
     draft_data,
     initial_for,
     redisplayed,
+    sections_apply,
 )
 from digests.tasks import enqueue_delivery, enqueue_run
 from inbox.models import UserPreference
@@ -183,18 +184,22 @@ def subscription_new(request):
             _("Subscription created. Press “Run now” for a first brief, or wait for its schedule."),
         )
         return redirect("digests:detail", subscription.pk)
+    show_sections = sections_apply(library)
     form = SubscriptionForm(
         request.POST or None,
         library=library,
         initial={"timezone": _user_timezone(request)},
         draft_url=request.path,
+        sections=show_sections,
     )
     # A template uses the whole library (as the one-click creation below does).
     template_run_cost = prices.upper_bound_for_sources([us.source_id for us in library])
     draft_panel = None
     if request.method == "POST" and request.POST.get("draft") in DRAFT_ACTIONS:
         draft_panel, initial = _draft(request, form.fields)
-        form = SubscriptionForm(library=library, initial=initial, draft_url=request.path)
+        form = SubscriptionForm(
+            library=library, initial=initial, draft_url=request.path, sections=show_sections
+        )
     valid = draft_panel is None and request.method == "POST" and form.is_valid()
     estimate = _cost_estimate(request, form, now)  # before a refusal takes fields out of it
     zone = form.initial.get("timezone") or _user_timezone(request)
@@ -239,11 +244,13 @@ def subscription_new(request):
 def subscription_edit(request, subscription_id: int):
     subscription = _owned(request, subscription_id)
     library = list(UserSource.objects.filter(user=request.user).select_related("source"))
+    show_sections = sections_apply(library, keep=bool(subscription.sections))
     form = SubscriptionForm(
         request.POST or None,
         library=library,
         max_items=subscription.max_items,
         draft_url=request.path,
+        sections=show_sections,
     )
     draft_panel = None
     if request.method != "POST":
@@ -255,6 +262,7 @@ def subscription_edit(request, subscription_id: int):
             max_items=subscription.max_items,
             initial=initial,
             draft_url=request.path,
+            sections=show_sections,
         )
     if request.method == "POST" and draft_panel is None and form.is_valid():
         try:

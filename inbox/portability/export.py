@@ -5,9 +5,10 @@ items in one more query per page, content states in pages of `STATE_CHUNK`, so m
 flat however large the account is and the query count grows with pages, not rows.
 
 Scopes (transfer codes choose one; a download is `everything`):
-- `everything`: preferences, every source in the library and used by a subscription, every
-  subscription (deleted ones too, as the home of their runs), every run with its items, every
-  content state.
+- `everything`: preferences, every source in the library or used by a subscription (a pack's,
+  a followed topic's, the demo's: whatever a subscription references is in the document, or
+  the document would not import), every subscription the owner has not deleted, every run of
+  those with its items, every content state.
 - `saved_recent`: saved items and the briefs of the last `RECENT_DAYS` days — the runs that
   finished in that window or hold a saved item, their subscriptions and sources, and the states
   of saved items and of items delivered in the window.
@@ -40,6 +41,10 @@ Scope = TransferCode.Scope
 # What the owner set — digests.subscriptions.service.EDITABLE_FIELDS, the one list the console, the
 # API and an import check (the webhook's address is added from its own table) — and what the
 # subscription's history says.
+# A feed an admin read from a file on this server (`ingest`, `demo`): listed, because a
+# subscription references it, but without the server's path; an import refuses it by this mark.
+LOCAL_FILE = {"local_file": True}
+
 SUBSCRIPTION_FIELDS = (
     *(name for name in EDITABLE_FIELDS if name != "webhook_url"),
     "status",
@@ -107,7 +112,11 @@ def selection_for(user, scope: str, *, now: datetime) -> Selection:
     )
     holds_saved = Q(pk__in=RunItem.objects.filter(canonical_url_hash__in=saved).values("run_id"))
     if scope == Scope.EVERYTHING:
-        return Selection(scope, Q(), Q(), Q(), whole_library=True)
+        # A deleted subscription is gone for its owner: neither it nor its runs travel (an
+        # import would otherwise count it as created while the reader never sees it).
+        return Selection(
+            scope, Q(subscription__deleted_at__isnull=True), Q(), Q(), whole_library=True
+        )
     if scope == Scope.SAVED:
         return Selection(
             scope,
@@ -214,7 +223,9 @@ def _state_rows(user, selection: Selection) -> Iterator[dict]:
 
 def _subscriptions(user, selection: Selection) -> list[dict]:
     subscriptions = Subscription.objects.filter(owner=user)
-    if not selection.whole_library:
+    if selection.whole_library:
+        subscriptions = subscriptions.alive()
+    else:  # a deleted subscription comes only as the home of a saved item's run
         subscriptions = subscriptions.filter(
             pk__in=Run.objects.filter(user=user).filter(selection.runs).values("subscription_id")
         )
@@ -249,8 +260,8 @@ def _sources(user, subscriptions: list[dict], selection: Selection) -> list[dict
         .order_by("pk")
         .values("pk", "type", "config", "url", "title")
     ):
-        if "file" in source["config"]:
-            continue  # a local file an admin read from disk: nothing another instance can use
+        if "file" in source["config"]:  # the server's path is nothing another instance can use
+            source["config"], source["url"] = LOCAL_FILE, ""
         if source["type"] == Source.Type.NEWSLETTER:
             continue  # mail to an address of this instance's domain: it cannot move
         rows.append(
@@ -281,6 +292,11 @@ def stream_export(user, *, now: datetime, scope: str = Scope.EVERYTHING) -> Iter
     yield _json(head)[:-1]  # the object stays open for the arrays that follow
     subscriptions = _subscriptions(user, selection)
     sources = _sources(user, subscriptions, selection)
+    # A link to a source that cannot travel (a newsletter's address here) is left out with it:
+    # every reference in the document resolves, so the document imports.
+    listed = {source["id"] for source in sources}
+    for row in subscriptions:
+        row["sources"] = [link for link in row["sources"] if link["source"] in listed]
     yield from _array("sources", iter(sources))
     yield from _array("subscriptions", iter(subscriptions))
     yield from _array("runs", _run_rows(user, selection))

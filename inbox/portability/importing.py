@@ -263,6 +263,13 @@ def _source_spec(entry: dict) -> SourceSpec:
     fetch policy's for every address). Raises SourceError, RefusedURL or ValueError."""
     config = entry["config"]
     kind = entry["type"]
+    if config.get("local_file"):
+        raise SourceError(
+            _(
+                "A feed the exporting server read from a local file: "
+                "it cannot move to another place."
+            )
+        )
     if kind in (Source.Type.FEED, Source.Type.PAGE):
         url = check_feed_url(str(config.get("url") or entry["url"]))
         return SourceSpec(type=kind, config={"url": url}, url=url)

@@ -32,6 +32,7 @@ from zoneinfo import ZoneInfo
 from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from ingest.canonical import InvalidURL, canonicalize_url, url_hash
 from ingest.fetching import fetch
@@ -54,7 +55,16 @@ MAX_AHEAD = timedelta(days=30)
 READING_LIST_WINDOW_HOURS = 24 * 90
 READING_LIST_COOLDOWN_DAYS = 1
 NAME_MAX_CHARS = 200
-WHEN_EXAMPLES = '"tomorrow 08:00", "today 18:30", "08:00", "in 3 hours" or "2026-12-24 08:00"'
+# Translated where it is shown (the Chinese examples are Chinese phrases parse_when accepts).
+WHEN_EXAMPLES = gettext_noop(
+    '"tomorrow 08:00", "today 18:30", "08:00", "in 3 hours" or "2026-12-24 08:00"'
+)
+
+# The same phrases in Chinese, rewritten to the English ones before matching: 明天 08:00,
+# 今天18:30, 3小时后, 30 分钟后, 2天后 (a full-width colon too).
+_ZH_WORDS = (("明天", "tomorrow "), ("今天", "today "), ("：", ":"))
+_ZH_IN = re.compile(r"^(?P<count>\d{1,4})\s*(?P<unit>分钟|小时|个小时|天)\s*后$")
+_ZH_UNITS = {"分钟": "minutes", "小时": "hours", "个小时": "hours", "天": "days"}
 
 _CLOCK = r"(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?"
 _WHEN_DAY = re.compile(rf"^(?P<day>today|tomorrow)(?:\s+(?:at\s+)?{_CLOCK})?$")
@@ -266,10 +276,19 @@ def _clock(match: re.Match) -> time:
     return time(hour, minute)
 
 
+def _english_phrase(phrase: str) -> str:
+    """A Chinese phrase as its English twin (one grammar below, whatever the UI language)."""
+    if match := _ZH_IN.match(phrase):
+        return f"in {match.group('count')} {_ZH_UNITS[match.group('unit')]}"
+    for chinese, english in _ZH_WORDS:
+        phrase = phrase.replace(chinese, english)
+    return " ".join(phrase.split())
+
+
 def parse_when(when: str, *, zone_name: str, now: datetime) -> datetime:
     """A delivery time typed by a person, in their time zone, as an aware UTC instant. Raises
     ValueError when the phrase is not understood."""
-    phrase = " ".join((when or "").strip().lower().split()) or "tomorrow"
+    phrase = _english_phrase(" ".join((when or "").strip().lower().split())) or "tomorrow"
     zone = ZoneInfo(zone_name)
     today = now.astimezone(zone).date()
     if match := _WHEN_DAY.match(phrase):
@@ -330,7 +349,7 @@ def delivery_time(
         raise ReadingListError(
             {
                 "when": _("Not a time Tidings understands; use %(examples)s.")
-                % {"examples": WHEN_EXAMPLES}
+                % {"examples": _(WHEN_EXAMPLES)}
             }
         ) from None
     return _check_range(instant, "when", now)

@@ -24,7 +24,7 @@ class SavePageForm(forms.Form):
     when = forms.CharField(
         label=gettext_lazy("Deliver it"),
         required=False,
-        initial="tomorrow 08:00",
+        initial=gettext_lazy("tomorrow 08:00"),  # a phrase parse_when reads in each language
         max_length=100,
         help_text=gettext_lazy(
             "In your time zone: “tomorrow 08:00”, “today 18:30”, “08:00”, “in 3 hours” or a date "

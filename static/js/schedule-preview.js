@@ -31,7 +31,8 @@
   const showField = (element, visible) => {
     const field = element && element.closest(".field");
     if (field) {
-      field.hidden = !visible;
+      // A field the server refused stays in sight whatever the preset: its error is the news.
+      field.hidden = !visible && !field.classList.contains("has-error");
     }
   };
 
@@ -51,24 +52,6 @@
     }
     const days = { daily: "*", weekdays: "1-5", weekly: (day && day.value) || "1" }[mode()];
     return days ? `${minute} ${hour} * * ${days}` : "";
-  };
-
-  const formatRun = (iso, timeZone) => {
-    try {
-      return new Intl.DateTimeFormat(document.documentElement.lang || undefined, {
-        timeZone,
-        weekday: "short",
-        year: "numeric",
-        month: "short",
-        day: "numeric",
-        hour: "2-digit",
-        minute: "2-digit",
-        hourCycle: "h23",
-        timeZoneName: "short",
-      }).format(new Date(iso));
-    } catch {
-      return iso; // a zone the browser does not know: show the instant as sent
-    }
   };
 
   const clear = () => {
@@ -100,17 +83,19 @@
     field.classList.add("has-error");
   };
 
-  const render = (body, timeZone) => {
+  // The runs as the server words them (config/moments.py, the product's one time format: the
+  // reader's language, local time with its zone), never the browser's own format.
+  const render = (body) => {
     clear();
     clearFieldErrors();
     words.textContent = body.description;
     heading.hidden = false;
     runs.replaceChildren(
-      ...body.next_runs.map((iso) => {
+      ...body.next_runs.map((iso, index) => {
         const item = document.createElement("li");
         const when = document.createElement("time");
         when.dateTime = iso;
-        when.textContent = formatRun(iso, timeZone);
+        when.textContent = body.next_runs_display[index];
         item.append(when);
         return item;
       }),
@@ -155,7 +140,7 @@
       }
       const body = await response.json();
       if (response.ok) {
-        render(body, timeZone);
+        render(body);
       } else {
         renderError(body);
       }
@@ -226,5 +211,13 @@
     source.addEventListener("change", schedule);
   }
   syncFields();
-  refresh();
+  // After a refused submit the server's error on the schedule is what the reader must see (a
+  // plan's limit, which the preview endpoint does not know): no preview replaces it until the
+  // reader changes the schedule.
+  const refused = [cron, zone, time, day].some((element) =>
+    element?.closest(".field")?.classList.contains("has-error"),
+  );
+  if (!refused) {
+    refresh();
+  }
 })();

@@ -365,3 +365,30 @@ def test_the_budget_check_and_the_charge_cost_a_few_queries_each(
         charges.settle(run, breakdown={"operations": {"search": 1}}, delivered=1, now=now)
     with django_assert_max_num_queries(1):  # nothing to charge: the hold released, no row
         charges.settle(run, breakdown={"operations": {}}, delivered=1, now=now)
+
+
+@override_settings(FULLTEXT_TOP_K=3)
+def test_a_run_never_pays_full_text_for_items_the_reader_already_received(alice, now):
+    """Per-user dedup drops what the reader has had; its full text must not be fetched and
+    charged first (the reader pays only for what is delivered to them)."""
+
+    def item_with_text(title, when):
+        item = add_item(title, now=when)
+        ContentItem.objects.filter(pk=item.pk).update(full_text="Text " * 50, full_text_at=when)
+
+    for n in range(2):
+        item_with_text(f"PostgreSQL tip {n}", now)
+    subscription = create_subscription(
+        alice, {"name": "Tips", "interests": ["PostgreSQL"], "cron": "0 8 * * *"}, now=now
+    )
+    first = run_now(subscription, now)
+    assert first.delivered_count == 2
+
+    later = now + timedelta(hours=2)
+    item_with_text("PostgreSQL tip 2", later)
+    second = run_now(subscription, later)
+
+    assert second.delivered_count == 1 and second.dedup_skipped_count == 2
+    charge = CreditTransaction.objects.get(kind=Kind.CHARGE, run=second)
+    assert charge.amount == -2  # the one delivered item's fetch and extraction, nothing more
+    assert charge.breakdown["operations"]["page_fetch"] == 1

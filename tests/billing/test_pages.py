@@ -14,6 +14,7 @@ from billing import charges, ledger
 from billing.accounts import ensure_account
 from billing.models import CreditTransaction
 from digests.subscriptions.service import request_manual_run
+from inbox.models import UserPreference
 from tests.factories import charged_run, on_plan
 
 Kind = CreditTransaction.Kind
@@ -31,8 +32,20 @@ def test_the_header_shows_plan_balance_and_period_on_every_console_page(console,
     for name in ("inbox:index", "digests:list", "ingest:list", "billing:credits"):
         body = console.get(reverse(name)).content.decode()
         assert '<span class="badge">Free</span> 93 credits' in body
-        assert "Nov 20 – Dec 20" in body
+        # The period in the one date format (config/moments.py), with its year.
+        assert '<time datetime="2026-11-20">20 Nov 2026</time> – ' in body
+        assert '<time datetime="2026-12-20">20 Dec 2026</time>' in body
         assert f'href="{reverse("billing:credits")}"' in body
+
+
+def test_the_header_period_reads_in_chinese(console, alice, now):
+    charged_run(alice, now, credits=7)
+    UserPreference.objects.filter(user=alice).update(
+        ui_locale="zh-hans", locale_mode=UserPreference.LocaleMode.MANUAL
+    )
+    body = console.get(reverse("inbox:index")).content.decode()
+    assert "2026年11月20日</time> – " in body and "2026年12月20日</time>" in body
+    assert "十一月" not in body  # a month's name as a word, with the day after it
 
 
 def test_the_credits_page_lists_the_ledger_and_the_plans_limits(console, alice, now):

@@ -306,6 +306,11 @@ def test_schedule_preview_is_public_and_crosses_dst_in_local_time(db):
     assert response.json() == {
         # Berlin moves to summer time on 29 March: 08:00 local is 07:00Z, then 06:00Z.
         "next_runs": ["2026-03-29T06:00:00Z", "2026-03-30T06:00:00Z", "2026-03-31T06:00:00Z"],
+        "next_runs_display": [
+            "29 Mar 2026, 08:00 CEST",
+            "30 Mar 2026, 08:00 CEST",
+            "31 Mar 2026, 08:00 CEST",
+        ],
         "description": "Every day at 08:00 (Europe/Berlin)",
     }
 
@@ -317,6 +322,7 @@ def test_schedule_preview_runs_are_strictly_after_after(db):
     )
     assert response.json() == {
         "next_runs": ["2026-01-05T08:30:00Z", "2026-01-05T08:45:00Z"],
+        "next_runs_display": ["5 Jan 2026, 08:30 UTC", "5 Jan 2026, 08:45 UTC"],
         "description": "Every 15 minutes",
     }
 

@@ -489,3 +489,18 @@ def test_an_smtp_timeout_is_transient_and_the_repeat_carries_the_same_message_id
     while smtp_server.count < 2 and time.monotonic() < deadline:
         time.sleep(0.05)  # the slow first copy lands late
     assert set(smtp_server.message_ids()) == {f"<{delivery.message_id}@127.0.0.1>"}
+
+
+def test_the_text_part_carries_no_markdown_syntax(alice, now, smtp_server):
+    add_items(now, "PostgreSQL 18 released", "PostgreSQL tuning guide")
+    run = run_and_send(subscribe(alice, now), now)
+    text, _html = parts(smtp_server.messages[0])
+    assert run.narrative_md.strip() and "**" in run.narrative_md  # the Inbox keeps Markdown
+    assert "**" not in text and "](" not in text
+
+
+def test_plain_text_of_a_narrative_keeps_words_links_and_escapes():
+    from digests.narrative.markdown import plain
+
+    written = "## Today\n\n- **Postgres** is *fast*: [notes](https://pg.example/a)\n2 \\* 3"
+    assert plain(written) == "Today\n\n• Postgres is fast: notes (https://pg.example/a)\n2 * 3"

@@ -294,6 +294,14 @@ def test_an_exact_time_needs_an_offset(fixture_server, alice, now):
         ("2026-12-24 08:00", datetime(2026, 12, 24, 7, 0, tzinfo=UTC)),
         ("2026-12-24", datetime(2026, 12, 24, 7, 0, tzinfo=UTC)),  # a day alone: at 08:00
         ("2026-12-24T08:00+00:00", datetime(2026, 12, 24, 8, 0, tzinfo=UTC)),
+        # The same phrases in Chinese.
+        ("明天 08:00", datetime(2026, 11, 21, 7, 0, tzinfo=UTC)),
+        ("明天7:30", datetime(2026, 11, 21, 6, 30, tzinfo=UTC)),
+        ("今天 18：30", datetime(2026, 11, 20, 17, 30, tzinfo=UTC)),
+        ("明天", datetime(2026, 11, 21, 7, 0, tzinfo=UTC)),
+        ("90分钟后", datetime(2026, 11, 20, 10, 30, tzinfo=UTC)),
+        ("3 小时后", datetime(2026, 11, 20, 12, 0, tzinfo=UTC)),
+        ("2天后", datetime(2026, 11, 22, 9, 0, tzinfo=UTC)),
     ],
 )
 def test_when_is_read_in_the_users_time_zone(now, when, expected):
@@ -383,6 +391,17 @@ def test_a_later_tick_does_not_deliver_the_same_page_twice(fixture_server, alice
     assert Run.objects.filter(user=alice).count() == 1
     assert RunItem.objects.filter(run__user=alice).count() == 1
     assert ContentItemSource.objects.filter(source__type="page").count() == 1
+
+
+def test_a_time_not_understood_is_refused_in_the_readers_language(now):
+    from django.utils import translation
+
+    from ingest.pages.service import delivery_time
+
+    with translation.override("zh-hans"), pytest.raises(ReadingListError) as refused:
+        delivery_time(when="下周", deliver_at=None, zone_name="Europe/Berlin", now=now)
+    message = refused.value.errors["when"]
+    assert "“明天 08:00”" in message and " or " not in message
 
 
 @pytest.mark.parametrize("duplicate", [False, True], ids=["same-page", "near-duplicate"])
