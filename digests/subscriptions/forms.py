@@ -278,9 +278,11 @@ class SubscriptionForm(forms.Form):
         max_items: int | None = None,
         draft_url: str = "",
         sections: bool = True,
+        kept_source_ids=(),
         **kwargs,
     ):
         super().__init__(*args, **kwargs)
+        self.kept_source_ids = list(kept_source_ids)
         if not sections:
             # No source of this reader carries newspaper sections: the filter could only
             # empty their briefs, so it is not offered (and a save leaves it as it was).
@@ -335,4 +337,6 @@ class SubscriptionForm(forms.Form):
         if not data.get("length"):
             data.pop("length", None)
         data["source_ids"] = [int(i) for i in data.get("source_ids") or []]
+        # Sources the subscription reads that the form cannot show (not in the library): kept.
+        data["source_ids"] += [i for i in self.kept_source_ids if i not in data["source_ids"]]
         return data

@@ -318,6 +318,14 @@ def clean_input(data: dict, *, user, now: datetime, instance: Subscription | Non
                     "source_id", flat=True
                 )
             )
+            if instance is not None and instance.pk:
+                # What the subscription already reads may stay, in the library or not (a
+                # followed topic's or a pack's sources, the demo's): only new ones must be yours.
+                owned |= set(
+                    instance.subscriptionsource_set.filter(source_id__in=wanted).values_list(
+                        "source_id", flat=True
+                    )
+                )
             if wanted - owned:
                 errors["source_ids"] = _("Not in your source library: %(ids)s.") % {
                     "ids": ", ".join(map(str, sorted(wanted - owned)))

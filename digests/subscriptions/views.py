@@ -245,12 +245,20 @@ def subscription_edit(request, subscription_id: int):
     subscription = _owned(request, subscription_id)
     library = list(UserSource.objects.filter(user=request.user).select_related("source"))
     show_sections = sections_apply(library, keep=bool(subscription.sections))
+    in_library = {user_source.source_id for user_source in library}
+    # Sources the form cannot list (a followed topic's, a pack's, the demo's): saving keeps them.
+    kept = [
+        source_id
+        for source_id in subscription.subscriptionsource_set.values_list("source_id", flat=True)
+        if source_id not in in_library
+    ]
     form = SubscriptionForm(
         request.POST or None,
         library=library,
         max_items=subscription.max_items,
         draft_url=request.path,
         sections=show_sections,
+        kept_source_ids=kept,
     )
     draft_panel = None
     if request.method != "POST":

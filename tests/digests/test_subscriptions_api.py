@@ -143,3 +143,52 @@ def test_console_pause_resume_and_delete(client, alice, now):
     assert subscription.next_run_at is not None
     client.post(reverse("digests:state", args=[subscription.pk, "delete"]))
     assert client.get(reverse("digests:detail", args=[subscription.pk])).status_code == 404
+
+
+def test_saving_the_form_keeps_sources_it_cannot_show(client, alice, now):
+    # A followed topic's, a pack's or the demo's sources are read by the subscription without
+    # being in the reader's library: the form lists only the library, and saving must not
+    # drop the rest.
+    mine = Source.objects.create(
+        type="feed", config={"url": "https://mine.example/feed"}, config_hash="m" * 64
+    )
+    add_to_library(alice, mine)
+    shared = Source.objects.create(
+        type="feed", config={"url": "https://demo.example/feed"}, config_hash="d" * 64
+    )
+    subscription = Subscription.objects.create(
+        owner=alice, name="Databases", interests=["PostgreSQL"], cron="0 8 * * *"
+    )
+    SubscriptionSource.objects.create(subscription=subscription, source=mine)
+    SubscriptionSource.objects.create(subscription=subscription, source=shared)
+    client.force_login(alice)
+    response = client.post(
+        reverse("digests:edit", args=[subscription.pk]),
+        {
+            "name": "Renamed",
+            "interests": "PostgreSQL",
+            "schedule_preset": "daily",
+            "schedule_time": "08:00",
+            "timezone": "UTC",
+            "length": "standard",
+            "source_ids": [str(mine.pk)],
+        },
+    )
+    assert response.status_code == 302, response.context["form"].errors
+    subscription.refresh_from_db()
+    assert subscription.name == "Renamed"
+    assert set(subscription.sources.values_list("pk", flat=True)) == {mine.pk, shared.pk}
+    # Unticking a library source still removes it; a source never attached still needs the
+    # library.
+    client.post(
+        reverse("digests:edit", args=[subscription.pk]),
+        {
+            "name": "Renamed",
+            "interests": "PostgreSQL",
+            "schedule_preset": "daily",
+            "schedule_time": "08:00",
+            "timezone": "UTC",
+            "length": "standard",
+        },
+    )
+    assert set(subscription.sources.values_list("pk", flat=True)) == {shared.pk}
