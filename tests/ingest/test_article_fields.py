@@ -221,7 +221,12 @@ def test_the_api_takes_sections_strictly(api, alice):
     ]
 
 
-def test_the_console_form_offers_sections(client, alice):
+def test_the_console_form_offers_sections(client, alice, now):
+    # Offered once a library source carries sectioned items (digests/subscriptions/forms.py).
+    source = feed()
+    add_to_library(alice, source)
+    item = add_item("경제 뉴스", now=now, source=source)
+    ContentItem.objects.filter(pk=item.pk).update(section="경제")
     client.force_login(alice)
     page = client.get("/subscriptions/new/").content.decode()
     assert 'name="sections"' in page
