@@ -65,7 +65,12 @@ ERROR_DESCRIPTIONS = {
     "413": "The body is larger than the API takes.",
     "415": "The body is not JSON (`Content-Type: application/json`).",
     "429": "Too many requests: wait the seconds in `Retry-After`.",
+    "409": "Refused in the state things are in (for an `Idempotency-Key`: the first request "
+    "with it is still being served); see `error`.",
+    "422": "The `Idempotency-Key` was used for a different request.",
 }
+# The header inbox/idempotency.py reads; an operation that takes it can also answer 409 and 422.
+IDEMPOTENCY_HEADER = "Idempotency-Key"
 BODY_METHODS = {"post", "put", "patch", "delete"}
 
 # Response component → the path parameters it fills, each from a JSON pointer inside it.
@@ -122,6 +127,8 @@ def _statuses(path: str, method: str, operation: dict) -> list[str]:
         statuses.append("404")
     if method in BODY_METHODS:
         statuses += ["413", "415"]
+    if any(p.get("name") == IDEMPOTENCY_HEADER for p in operation.get("parameters", [])):
+        statuses += ["409", "422"]
     return sorted(statuses)
 
 

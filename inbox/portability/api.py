@@ -181,7 +181,7 @@ class NewTransferCodeSerializer(ResponseSerializer):
 class TransferCodeCreateView(APIView):
     @extend_schema(
         request=TransferCodeInputSerializer,
-        responses={201: NewTransferCodeSerializer},
+        responses={201: NewTransferCodeSerializer, 409: ERROR_RESPONSE},
         description="A one-time code another Tidings redeems to pull your export: good for "
         "15 minutes, once, for the scope chosen.",
     )
