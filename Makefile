@@ -21,4 +21,4 @@ bench: setup
 
 # Every benchmark at smoke size (seconds each; what CI runs, on SQLite and on PostgreSQL).
 bench-smoke: setup
-	.venv/bin/python -m tests.bench all --size smoke
+	.venv/bin/python -m tests.bench all --size smoke $(BENCH_ARGS)

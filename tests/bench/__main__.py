@@ -139,6 +139,9 @@ def _main_all(args) -> int:
     with tempfile.TemporaryDirectory() as folder, template_database() as template:
         env = {**os.environ, TEMPLATE_ENV: template}
         for name in BENCHMARKS:
+            if name in args.skip:
+                print(f"== {name} ({args.size}): left to the other run (--skip)", flush=True)
+                continue
             print(f"== {name} ({args.size})", flush=True)
             result_file = str(Path(folder) / f"{name}.json")
             code, seconds = _run_child(name, args, result_file, env)
@@ -182,7 +185,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="end with one JSON object")
     parser.add_argument("--corpus", help="folder of feed files (default: ../shared/corpora/feeds)")
     parser.add_argument("--result-file", help=argparse.SUPPRESS)  # `all` reads results here
+    parser.add_argument(
+        "--skip",
+        type=lambda text: {name for name in text.split(",") if name},
+        default=set(),
+        help="with `all`: benchmarks to leave out, comma-separated (CI runs the gunicorn and "
+        "locust ones in one lane only)",
+    )
     args = parser.parse_args(argv)
+    if unknown := args.skip - set(BENCHMARKS):
+        parser.error(f"--skip: no benchmark named {', '.join(sorted(unknown))}")
     if args.name == "all" and args.corpus:
         parser.error("--corpus is for one benchmark (its meaning differs between them)")
     if args.name == "all":
