@@ -463,6 +463,9 @@ LOGGING = {
         # httpx logs every request at INFO, naming the checked IP rather than the host; the
         # FetchLog rows already record every refresh.
         "httpx": {"level": "WARNING"},
+        # The MCP SDK logs each request's transport at INFO (inbox/assistants/http.py opens one
+        # per request); its warnings and errors still show.
+        "mcp": {"level": "WARNING"},
     },
 }
 

@@ -1,6 +1,8 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from inbox.assistants.http import McpEndpoint
+
 urlpatterns = [
     path("", include("topics.urls")),
     path("accounts/", include("inbox.account_urls")),
@@ -12,6 +14,8 @@ urlpatterns = [
     path("watches/", include("digests.textwatch.urls")),
     path("api/", include("inbox.readerapi.urls")),  # reading apps: Google Reader, Fever
     path("api/", include("config.api.urls")),
+    # Assistants: the MCP server over Streamable HTTP (docs/assistants.md).
+    path("mcp", McpEndpoint.as_view(), name="mcp"),
     path("admin/", admin.site.urls),
 ]
 

@@ -15,6 +15,9 @@ from inbox.tokens import authenticate_token
 
 class BearerTokenAuthentication(authentication.BaseAuthentication):
     keyword = "Bearer"
+    # A read-only token may only GET: the REST API's methods say what a request does. The MCP
+    # endpoint POSTs reads and writes alike and checks each tool's kind itself.
+    read_tokens_only_read = True
 
     def authenticate(self, request):
         header = authentication.get_authorization_header(request).decode("latin-1")
@@ -46,7 +49,11 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
             )
         # Checked here, where every token request passes, rather than in each view's
         # permission classes (which a view may replace).
-        if token.scope == ApiToken.Scope.READ and request.method not in SAFE_METHODS:
+        if (
+            self.read_tokens_only_read
+            and token.scope == ApiToken.Scope.READ
+            and request.method not in SAFE_METHODS
+        ):
             raise exceptions.PermissionDenied(
                 gettext(
                     "This token is read-only: it may only read (GET). Use a read-and-write token."

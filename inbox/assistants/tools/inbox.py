@@ -1,0 +1,133 @@
+"""The Inbox: search what was delivered, read one item in full, mark items."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from django.shortcuts import get_object_or_404
+from pydantic import Field
+
+from config.api.errors import APIInputError
+from digests.models import RunItem
+from inbox.api import INBOX_PAGE_MAX, InboxQuerySerializer, _user_zone
+from inbox.assistants.arguments import validated
+from inbox.assistants.registry import Answer, now, tool
+from inbox.assistants.shapes import run_item_data, run_item_line
+from inbox.assistants.untrusted import UNTRUSTED_FIELD, quoted, redact_url, untrusted
+from inbox.listing import Cursor, InboxFilter, inbox_page, with_states
+from inbox.states import MAX_BULK_ITEMS, BulkActionError, apply_bulk_action
+
+FULL_TEXT_CHARS = 20_000
+
+
+@tool(title="Search the Inbox")
+def search_inbox(
+    caller,
+    q: Annotated[str, Field(max_length=200, description="Text in the title or source name.")] = "",
+    state: Literal["all", "unread", "saved", "not_interested"] = "all",
+    subscription_id: Annotated[int | None, Field(ge=1)] = None,
+    run_id: Annotated[int | None, Field(ge=1)] = None,
+    from_date: Annotated[
+        str, Field(max_length=10, description="First day, YYYY-MM-DD, in the reader's time zone.")
+    ] = "",
+    to_date: Annotated[str, Field(max_length=10, description="Last day, included.")] = "",
+    limit: Annotated[int, Field(ge=1, le=INBOX_PAGE_MAX)] = 20,
+    cursor: Annotated[
+        str, Field(max_length=100, description="next_cursor of the previous page.")
+    ] = "",
+) -> Answer:
+    """Items delivered to the reader's Inbox, newest brief first, with the API's filters:
+    text, state (unread, saved, not interested), subscription, brief, dates."""
+    query = {"state": state, "q": q}
+    for name, value in (
+        ("subscription", subscription_id),
+        ("run", run_id),
+        ("from", from_date),
+        ("to", to_date),
+    ):
+        if value:
+            query[name] = str(value)
+    query = validated(InboxQuerySerializer, query)
+    after = None
+    if cursor:
+        after = Cursor.parse(cursor)
+        if after is None:
+            raise APIInputError({"cursor": "Not a cursor this server gave; leave it empty."})
+    page = inbox_page(
+        caller.user,
+        InboxFilter(
+            show=query["state"],
+            subscription_id=query.get("subscription"),
+            run_id=query.get("run"),
+            text=query.get("q", "").strip(),
+            since=query.get("from"),
+            until=query.get("to"),
+        ),
+        after=after,
+        zone=_user_zone(caller.user),
+        page_size=limit,
+    )
+    next_cursor = str(page.next_cursor) if page.next_cursor else None
+    lines = [run_item_line(ri) for ri in page.items] or ["Nothing in the Inbox matches."]
+    if next_cursor:
+        lines.append(f'More: call search_inbox again with cursor="{next_cursor}".')
+    return Answer(
+        "\n".join(lines),
+        {"items": [run_item_data(ri) for ri in page.items], "next_cursor": next_cursor},
+    )
+
+
+@tool(title="Read an item in full")
+def read_item(
+    caller,
+    item_id: Annotated[int, Field(ge=1, description="An Inbox item id (item N in the lists).")],
+) -> Answer:
+    """One delivered item with its full extracted text (when the article could be read), its
+    summary, score and why it was picked."""
+    run_item = get_object_or_404(
+        RunItem.objects.select_related("item"), pk=item_id, run__user=caller.user
+    )
+    with_states(caller.user, [run_item])
+    body = run_item.item.full_text or run_item.item.description
+    truncated = len(body) > FULL_TEXT_CHARS
+    body = body[:FULL_TEXT_CHARS]
+    data = run_item_data(run_item)
+    data[UNTRUSTED_FIELD] |= untrusted(full_text=body, author=run_item.item.author)[UNTRUSTED_FIELD]
+    data["full_text_truncated"] = truncated
+    text = (
+        f"{run_item_line(run_item, with_summary=True)}\n"
+        f"Full text{f' (first {FULL_TEXT_CHARS} characters)' if truncated else ''}: "
+        f"{quoted(body) if body else '(not available; open ' + redact_url(run_item.url) + ')'}"
+    )
+    return Answer(text, {"item": data})
+
+
+ACTION_WORDS = {
+    "read": "marked read",
+    "unread": "marked unread",
+    "save": "saved",
+    "unsave": "removed from saved",
+    "not_interested": "marked not interested (later briefs learn from it)",
+    "interested": "no longer marked not interested",
+}
+
+
+@tool(title="Mark items", write=True)
+def mark_items(
+    caller,
+    item_ids: Annotated[
+        list[int], Field(min_length=1, max_length=MAX_BULK_ITEMS, description="Inbox item ids.")
+    ],
+    action: Literal["read", "unread", "save", "unsave", "not_interested", "interested"],
+) -> Answer:
+    """Mark Inbox items read or unread, save or unsave them, or say not interested (which the
+    next briefs learn from). All or nothing: if any id is not one of the reader's items,
+    nothing changes."""
+    try:
+        ids = apply_bulk_action(caller.user, list(item_ids), action, now=now())
+    except BulkActionError as exc:
+        raise APIInputError(exc.errors) from None
+    return Answer(
+        f"{len(ids)} item(s) {ACTION_WORDS.get(action, action)}.",
+        {"action": action, "count": len(ids), "ids": ids},
+    )
