@@ -19,16 +19,15 @@ POOL_WINDOW_DAYS_MAX = 30
 
 
 def visible_to(user):
-    """Pool items a reader may see: anything a public kind of source brought, and whatever their
-    own sources brought. A newsletter's issues are its owner's mail: nobody else finds them."""
+    """Pool items a reader may see: all but another reader's newsletter issues. An issue is its
+    owner's mail; an item a newsletter shares with a public source (a linked article) is not."""
+    foreign_newsletter = ContentItemSource.objects.filter(
+        item=OuterRef("pk"), source__type=Source.Type.NEWSLETTER
+    ).exclude(source__in=UserSource.objects.filter(user=user).values("source_id"))
     public = ContentItemSource.objects.filter(item=OuterRef("pk")).exclude(
         source__type=Source.Type.NEWSLETTER
     )
-    own = ContentItemSource.objects.filter(
-        item=OuterRef("pk"),
-        source__in=UserSource.objects.filter(user=user).values("source_id"),
-    )
-    return Q(Exists(public)) | Q(Exists(own))
+    return ~Q(Exists(foreign_newsletter)) | Q(Exists(public))
 
 
 @tool(title="Search the pool")

@@ -48,7 +48,9 @@ def briefs(transactional_db, alice, bob, now, clock):
         ["PostgreSQL 18 released", "PostgreSQL vacuum tuning", "PostgreSQL on ARM"],
     )
     rust = deliver(alice, now - timedelta(hours=1), "Rust", "Rust", ["Rust 2.0 plans"])
-    bobs = deliver(bob, now - timedelta(hours=1), "Bob's birds", "Birdwatching", ["Birdwatching in May"])
+    bobs = deliver(
+        bob, now - timedelta(hours=1), "Bob's birds", "Birdwatching", ["Birdwatching in May"]
+    )
     return {"pg": pg, "rust": rust, "bob": bobs}
 
 
