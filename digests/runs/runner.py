@@ -51,6 +51,7 @@ from ingest.pool.full_text import ensure_full_text_of_top
 from ingest.pool.levels import rate_unrated, reading_level_in
 from ingest.pool.recent import id_set, recent_item_ids
 from ingest.pool.search_index import search_pool
+from ingest.pool.visibility import visible_to
 from ingest.text.scores import strengths_in_words
 from topics.candidates import followed_topic_item_ids
 
@@ -237,7 +238,7 @@ def _candidate_rows(
             limit=CANDIDATE_LIMIT,
             order="recent",
         )
-    rows = _rows(subscription, candidate_ids, since=since, until=until)
+    rows = _rows(subscription, candidate_ids, since=since, until=until, from_pool=from_pool)
     return CandidateRows(rows, from_pool, source_weights)
 
 
@@ -257,12 +258,17 @@ def _item_weights(rows: list[dict], source_weights: dict[int, tuple[float, str]]
     return [by_item.get(row["id"], (1.0, "")) for row in rows]
 
 
-def _rows(subscription: Subscription, candidate_ids, *, since, until) -> list[dict]:
+def _rows(
+    subscription: Subscription, candidate_ids, *, since, until, from_pool: bool = False
+) -> list[dict]:
     # Rows by primary key; the window is checked here (sightings were cut by when the source
     # saw the item, not by its publication time) so no time index can steer this lookup.
     items = ContentItem.objects.filter(
         id__in=id_set(candidate_ids), status=ContentItem.Status.ACTIVE
     )
+    if from_pool:
+        # The whole pool, not the reader's sources: never another reader's newsletter issue.
+        items = items.filter(visible_to(subscription.owner_id))
     if subscription.reading_levels:
         # Only items rated at a wanted level. Rating happens after ingest, in the worker: rate
         # any candidate still waiting, so a brief never misses an item that just arrived.
@@ -326,7 +332,7 @@ def _with_feedback(
             if item_id not in known
         ]
         if more_ids:
-            more = _rows(subscription, more_ids, since=since, until=until)
+            more = _rows(subscription, more_ids, since=since, until=until, from_pool=True)
             rows = rows + more
             docs = docs + documents(more)
     return rows, docs, rank(interests, docs, query.expanded(expansions))

@@ -308,6 +308,30 @@ def test_an_issue_reaches_the_next_brief_of_a_subscription_using_its_address(ali
     ]
 
 
+def test_a_topic_only_brief_of_another_reader_never_picks_an_issue(alice, bob, now, mailin):
+    """Bob's subscription reads the whole pool (no sources): Alice's newsletter issue about the
+    same topic is in that pool, and must not reach him. Her own brief still gets it."""
+    address = create_address(alice, now=now)
+    mailin.send(address.address, mail.alternative(address.address, now - timedelta(hours=1)))
+    mailin.work()
+    assert items_of(address).count() == 1
+    for reader, source_ids in ((bob, []), (alice, [address.source_id])):
+        subscription = create_subscription(
+            reader,
+            {
+                "name": "Databases",
+                "interests": ["PostgreSQL"],
+                "cron": "0 8 * * *",
+                "source_ids": source_ids,
+            },
+            now=now,
+        )
+        run = runner.execute_run(request_manual_run(subscription, now=now).pk, now=now)
+        titles = list(run.items.values_list("title", flat=True))
+        issue = "The Weekly Query: PostgreSQL 18 in production"
+        assert (issue in titles) == (reader == alice), reader
+
+
 # --- the console ------------------------------------------------------------------------------
 
 

@@ -14,11 +14,12 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from ingest.models import ContentItemSource, FetchLog, Source
+from ingest.models import ContentItem, ContentItemSource, FetchLog, Source
 from ingest.pool.entries import ParsedFeed
 from ingest.pool.recent import id_set
 from ingest.pool.search_index import search_pool
 from ingest.pool.upsert import UpsertCounts
+from ingest.pool.visibility import visible_to
 from ingest.refresh.outcome import Fetched, RefreshOutcome
 from ingest.refresh.pipeline import store_refresh
 from ingest.search.providers.base import SearchProvider
@@ -52,6 +53,15 @@ class PoolProvider(SearchProvider):
             limit=SEARCH_LIMIT,
             order="recent",
         )
+        if ids:
+            # A search source is shared by everyone who adds the same query: no reader's
+            # newsletter issue may enter it.
+            public = set(
+                ContentItem.objects.filter(visible_to(None), pk__in=id_set(ids)).values_list(
+                    "pk", flat=True
+                )
+            )
+            ids = [item_id for item_id in ids if item_id in public]
         with transaction.atomic():
             linked = (
                 set(
