@@ -5,29 +5,17 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Annotated
 
-from django.db.models import Exists, OuterRef, Q
 from pydantic import Field
 
 from inbox.assistants.registry import Answer, now, tool
 from inbox.assistants.untrusted import quoted, redact_url, untrusted
-from ingest.models import ContentItem, ContentItemSource, Source, UserSource
+from ingest.models import ContentItem
 from ingest.pool.recent import id_set
 from ingest.pool.search_index import search_pool
+from ingest.pool.visibility import visible_to
 
 POOL_RESULTS_MAX = 50
 POOL_WINDOW_DAYS_MAX = 30
-
-
-def visible_to(user):
-    """Pool items a reader may see: all but another reader's newsletter issues. An issue is its
-    owner's mail; an item a newsletter shares with a public source (a linked article) is not."""
-    foreign_newsletter = ContentItemSource.objects.filter(
-        item=OuterRef("pk"), source__type=Source.Type.NEWSLETTER
-    ).exclude(source__in=UserSource.objects.filter(user=user).values("source_id"))
-    public = ContentItemSource.objects.filter(item=OuterRef("pk")).exclude(
-        source__type=Source.Type.NEWSLETTER
-    )
-    return ~Q(Exists(foreign_newsletter)) | Q(Exists(public))
 
 
 @tool(title="Search the pool")
@@ -41,12 +29,13 @@ def search_pool_items(
     limit: Annotated[int, Field(ge=1, le=POOL_RESULTS_MAX)] = 20,
 ) -> Answer:
     """Search everything Tidings has read in the last days (the shared pool, not only the
-    reader's Inbox), best match first: title, source, address, date."""
+    reader's Inbox), best match first: title, source, address, date. Other readers' newsletter
+    issues are never among them."""
     moment = now()
     ids = search_pool(terms, since=moment - timedelta(days=days), until=moment, limit=limit * 3)
     rank = {item_id: position for position, item_id in enumerate(ids)}
     items = sorted(
-        ContentItem.objects.filter(visible_to(caller.user), pk__in=id_set(ids)).only(
+        ContentItem.objects.filter(visible_to(caller.user.pk), pk__in=id_set(ids)).only(
             "id", "title", "site_name", "canonical_url", "published_at", "first_seen_at"
         ),
         key=lambda item: rank[item.pk],

@@ -64,9 +64,11 @@ def run_client(url: str, token: str | None, body: Callable) -> object:
 
     async def main():
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        async with httpx2.AsyncClient(headers=headers, timeout=60) as http:
-            async with Client(streamable_http_client(url, http_client=http)) as client:
-                return await body(client)
+        async with (
+            httpx2.AsyncClient(headers=headers, timeout=60) as http,
+            Client(streamable_http_client(url, http_client=http)) as client,
+        ):
+            return await body(client)
 
     return asyncio.run(main())
 
