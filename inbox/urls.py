@@ -1,6 +1,7 @@
 from django.urls import path
 
 from inbox import views
+from inbox.assistants import views as assistant_views
 from inbox.portability import views as portability
 
 app_name = "inbox"
@@ -11,6 +12,7 @@ urlpatterns = [
     path("items/<int:run_item_id>/<slug:action>/", views.item_action, name="item_action"),
     path("tokens/", views.tokens, name="tokens"),
     path("preferences/", views.preferences, name="preferences"),
+    path("preferences/assistant/", assistant_views.connect_assistant, name="assistant"),
     path("preferences/push/devices/", views.push_device_add, name="push-device-add"),
     path(
         "preferences/push/devices/<int:device_id>/remove/",
