@@ -351,6 +351,9 @@ SPECTACULAR_SETTINGS = {
     "JSON; every error has the shape of the `Error` component; every collection is a page "
     "`{next, previous, results}` read with the `cursor` of its links.",
     "VERSION": "1",
+    # Operation ids are named from the path after /api/ (v1_subscriptions_run_create), whatever
+    # else the site serves outside it (/mcp).
+    "SCHEMA_PATH_PREFIX": r"/api/",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

@@ -21,6 +21,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.views import APIView
 
 from config.client_address import client_address
+from config.private_cache import PRIVATE
 from inbox.assistants.caller import calling_as
 from inbox.assistants.server import mcp_server
 from inbox.authentication import BearerTokenAuthentication
@@ -105,3 +106,9 @@ class McpEndpoint(APIView):
     def post(self, request):
         with calling_as(request.auth):
             return serve(request._request)
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        # Every answer is one reader's, a refusal included: no cache keeps it.
+        response = super().finalize_response(request, response, *args, **kwargs)
+        response["Cache-Control"] = PRIVATE
+        return response
