@@ -3,10 +3,11 @@
 The decorator gives the SDK an async function with the same signature (the SDK builds the JSON
 schema of the arguments from it and validates them with pydantic: a wrong type is a tool error
 before any of our code runs), and runs the body in Django's request thread
-(`sync_to_async(thread_sensitive=True)`): the ORM, the request's transaction and its language
-all hold there. Around the body it refuses a write to a read-only token, and turns every refusal
-a service raises into a tool error whose text is the API's error for the same refusal (the
-field and the rule), never a crash: an assistant reads it and corrects itself.
+(`sync_to_async(thread_sensitive=True)`): the ORM, the request's transaction and its
+language (the client's Accept-Language, as for the API) all hold there. Around the body it
+refuses a write to a read-only token, and turns every refusal a service raises into a tool
+error whose text is the API's error for the same refusal (the field and the rule), never a
+crash: an assistant reads it and corrects itself.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import close_old_connections
 from django.http import Http404
-from django.utils import timezone, translation
+from django.utils import timezone
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from rest_framework import serializers
@@ -109,12 +110,13 @@ def _call(spec: ToolSpec, fn, arguments: dict) -> CallToolResult:
     caller = callers.current()
     if spec.write and not caller.may_write:
         raise ToolError(callers.read_only_refusal())
-    close_old_connections()
     if callers.stdio_process():
+        # A stdio session may sit idle for hours: longer than the database keeps a connection.
+        # (Over HTTP the request's own connection serves the call.)
+        close_old_connections()
         _count_stdio_call(caller)
     try:
-        with translation.override(_language_of(caller.user)):
-            return fn(caller, **arguments).result()
+        return fn(caller, **arguments).result()
     except ToolError:
         raise
     except Exception as exc:
@@ -125,12 +127,6 @@ def _call(spec: ToolSpec, fn, arguments: dict) -> CallToolResult:
     finally:
         if callers.stdio_process():
             close_old_connections()
-
-
-def _language_of(user) -> str:
-    from digests.subscriptions.service import user_locale
-
-    return user_locale(user)
 
 
 def refusal_text(exc: Exception) -> str | None:

@@ -59,6 +59,7 @@ BENCHMARKS = (
     "mailin",
     "textwatch",
     "readerapi",
+    "mcp",
 )
 # `all` stops a benchmark that takes longer than this (per benchmark, by size).
 TIMEOUT_SECONDS = {"smoke": 600, "small": 3600, "full": 6 * 3600}

@@ -38,8 +38,9 @@ def search_inbox(
 ) -> Answer:
     """Items delivered to the reader's Inbox, newest brief first, with the API's filters:
     text, state (unread, saved, not interested), subscription, brief, dates."""
-    query = {"state": state, "q": q}
+    query = {"state": state}
     for name, value in (
+        ("q", q),
         ("subscription", subscription_id),
         ("run", run_id),
         ("from", from_date),

@@ -73,6 +73,8 @@ def test_another_readers_objects_are_not_found(mcp_url, briefs, alice, bob):
         assert result.is_error, name
         assert "Birdwatching" not in result.content[0].text
     everything = call(mcp_url, token, "search_inbox", {"limit": 100})
+    assert not everything.is_error
+    assert len(everything.structured_content["items"]) == 4  # Alice's own, all of them
     assert "Birdwatching" not in json.dumps(everything.structured_content)
     assert not UserContentState.objects.filter(user=bob).exclude(saved_at=None).exists()
     assert Subscription.objects.get(pk=bobs_run.subscription_id).status == "active"
