@@ -14,6 +14,8 @@ from inbox.assistants.untrusted import quoted, redact_url, untrusted
 from ingest.library.api import AddSourceSerializer
 from ingest.library.sources import SourceError, add_feed_by_url, remove_from_library
 from ingest.models import UserSource
+from ingest.pages.api import SavePageSerializer
+from ingest.pages.service import ReadingListError, save_for_later
 from ingest.watch.api import ListWatchInputSerializer
 from ingest.watch.service import add_list_watch
 
@@ -128,3 +130,51 @@ def remove_source(
         return ask
     remove_from_library(caller.user, user_source.pk)
     return Answer(f"Removed {label}.", {"removed": user_source.pk})
+
+
+@tool(title="Save a page for later", write=True, confirm=True)
+def save_page_for_later(
+    caller,
+    url: Url,
+    when: Annotated[
+        str,
+        Field(
+            max_length=100,
+            description='When to deliver it, in the reader\'s time zone: "tomorrow 08:00", '
+            '"today 18:30", "in 3 hours" or "2026-12-24 08:00".',
+        ),
+    ] = "tomorrow 08:00",
+    confirmation: Annotated[str, Field(max_length=1000)] = "",
+) -> Answer:
+    """Save one page to the reading list: Tidings reads it now and delivers it once, as a brief
+    of its own, into the Inbox at the time asked for. The delivery is a run (it spends
+    credits), so this takes a confirmation."""
+    data = validated(SavePageSerializer, {"url": url, "when": when})
+    moment = now()
+    ask = confirmed(
+        caller,
+        "save_page_for_later",
+        {"url": data["url"], "when": data["when"]},
+        confirmation,
+        now=moment,
+        consequence=f"This reads {redact_url(data['url'])} now and delivers it once into the "
+        f"Inbox ({data['when']}): one run, charged like any run.",
+    )
+    if ask:
+        return ask
+    try:
+        saved = save_for_later(caller.user, data["url"], when=data["when"], now=moment)
+    except ReadingListError as exc:
+        raise APIInputError(exc.errors, code=exc.code) from None
+    subscription = saved.subscription
+    title = saved.item.title if saved.item else ""
+    at = subscription.next_run_at.isoformat() if subscription.next_run_at else None
+    return Answer(
+        f"Saved {quoted(title, limit=160)} ({redact_url(data['url'])}); it arrives at {at}.",
+        {
+            "subscription_id": subscription.pk,
+            "deliver_at": at,
+            "url": redact_url(data["url"]),
+            **untrusted(title=title),
+        },
+    )

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 from digests.models import Run, Subscription
 from inbox.models import UserContentState
+from tests.conftest import TESTDATA
 from tests.factories import add_item
 from tests.inbox.assistants.conftest import run_client, token_of
+
+ARTICLE = (TESTDATA / "ingest" / "testdata" / "extraction" / "article.html").read_bytes()
 
 
 def test_a_full_exchange_reads_searches_saves_creates_previews_and_runs(
@@ -169,3 +172,36 @@ def test_credits_and_sources_and_topics_answer(mcp_url, briefs, alice):
     assert topics.structured_content == {"topics": []}
     titles = {i["untrusted"]["title"] for i in pool.structured_content["items"]}
     assert titles == {"PostgreSQL 18 released", "PostgreSQL vacuum tuning", "PostgreSQL on ARM"}
+
+
+def test_an_assistant_adds_a_feed_and_saves_a_page_from_loopback_servers(
+    mcp_url, briefs, alice, fixture_server
+):
+    feed = fixture_server.add(
+        "/rss",
+        (TESTDATA / "ingest" / "testdata" / "rss2.xml").read_bytes(),
+        Content_Type="application/rss+xml",
+    )
+    page = fixture_server.add("/posts/autovacuum", ARTICLE, Content_Type="text/html")
+
+    async def add(client):
+        added = await client.call_tool("add_source", {"url": feed})
+        listed = await client.call_tool("list_sources", {})
+        ask = await client.call_tool("save_page_for_later", {"url": page, "when": "in 3 hours"})
+        saved = await client.call_tool(
+            "save_page_for_later",
+            {
+                "url": page,
+                "when": "in 3 hours",
+                "confirmation": ask.structured_content["confirmation"],
+            },
+        )
+        return added, listed, ask, saved
+
+    added, listed, ask, saved = run_client(mcp_url, token_of(alice), add)
+    assert added.structured_content["created"] is True
+    assert [s["url"] for s in listed.structured_content["sources"]][-1] == feed
+    assert ask.structured_content["status"] == "confirmation_required"
+    assert saved.structured_content["untrusted"]["title"]
+    subscription = Subscription.objects.get(pk=saved.structured_content["subscription_id"])
+    assert subscription.owner == alice and subscription.run_at is not None
