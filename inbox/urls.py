@@ -9,6 +9,7 @@ urlpatterns = [
     path("", views.index, name="index"),
     path("runs/<int:run_id>/", views.run_detail, name="run"),
     path("items/<int:run_item_id>/", views.item_action, name="item_act"),
+    path("items/<int:run_item_id>/reader/", views.read_item, name="item_read"),
     path("items/<int:run_item_id>/<slug:action>/", views.item_action, name="item_action"),
     path("tokens/", views.tokens, name="tokens"),
     path("preferences/", views.preferences, name="preferences"),

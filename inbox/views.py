@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from digests.models import Run, RunItem, Subscription
+from inbox import reading as reading_service
 from inbox.account_views import safe_next
 from inbox.forms import InboxFilterForm, PreferencesForm
 from inbox.listing import Cursor, badge_counts, inbox_page, with_states
@@ -66,6 +67,7 @@ def item_context() -> dict:
             "extractive": _("Summary written without AI"),
             "extractive_title": _("The first sentences of the source’s own description."),
             "why": _("Why selected:"),
+            "read_here": _("Read here"),
             "read": _("Mark read"),
             "unread": _("Mark unread"),
             "save": _("Save"),
@@ -150,6 +152,23 @@ def run_detail(request, run_id: int):
             "run": run,
             "items": items,
             "return_to": request.get_full_path(),
+            "nav": "inbox",
+            **item_context(),
+        },
+    )
+
+
+@login_required
+def read_item(request, run_item_id: int):
+    """The in-app reader (inbox/reading.py): the item's text here, marked read."""
+    reading = reading_service.read_item(request.user, run_item_id, now=timezone.now())
+    return render_page(
+        request,
+        "inbox/reader.html",
+        {
+            "reading": reading,
+            "item": reading.run_item,
+            "return_to": reverse("inbox:index") + f"#item-{run_item_id}",
             "nav": "inbox",
             **item_context(),
         },

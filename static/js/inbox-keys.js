@@ -64,6 +64,15 @@
     }
   };
 
+  // o: read the item here, in the in-app reader (which marks it read); v: at its source.
+  const readHere = () => {
+    const item = current();
+    const link = item && item.querySelector("a[data-read]");
+    if (link) {
+      window.location.assign(link.href);
+    }
+  };
+
   const open = () => {
     const item = current();
     const link = item && item.querySelector("a[data-open]");
@@ -88,7 +97,7 @@
     target instanceof HTMLElement &&
     (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
 
-  const keys = { j: () => move(1), k: () => move(-1), o: open, s: () => press("save"),
+  const keys = { j: () => move(1), k: () => move(-1), o: readHere, v: open, s: () => press("save"),
     m: () => press("read"), x: () => press("dismiss") };
 
   document.addEventListener("keydown", (event) => {

@@ -74,9 +74,11 @@ def test_an_item_shows_title_summary_source_time_reason_and_its_actions(console,
     assert 'href="https://news.example/' in body and "PostgreSQL 18 ships" in body
     assert "Async I/O lands. It is fast." in body
     assert "PG Weekly" in body
-    # Published 2 hours before now (the reason names the exact time).
+    # Published 2 hours before now: the time in Alice's zone, and how long ago beside it (a
+    # relative time is never shown alone).
     assert "2\xa0hours ago" in body
-    assert '<time datetime="2026-11-20T07:00:00+00:00">' in body
+    assert '<time datetime="2026-11-20T08:00:00+01:00" title="Europe/Berlin">' in body
+    assert "20 Nov 2026, 08:00 CET" in body
     assert "Why selected:" in body and "matches PostgreSQL in the title" in body
     assert f'action="{reverse("inbox:item_act", args=[item.pk])}"' in body
     for action in ("read", "save", "not_interested"):

@@ -16,6 +16,7 @@ from inbox.assistants.shapes import run_item_data, run_item_line
 from inbox.assistants.untrusted import UNTRUSTED_FIELD, quoted, redact_url, untrusted
 from inbox.listing import Cursor, InboxFilter, inbox_page, with_states
 from inbox.states import MAX_BULK_ITEMS, BulkActionError, apply_bulk_action
+from ingest.pool.bodies import read_body
 
 FULL_TEXT_CHARS = 20_000
 
@@ -89,7 +90,7 @@ def read_item(
         RunItem.objects.select_related("item"), pk=item_id, run__user=caller.user
     )
     with_states(caller.user, [run_item])
-    body = run_item.item.full_text or run_item.item.description
+    body = read_body(run_item.item) or run_item.item.description
     truncated = len(body) > FULL_TEXT_CHARS
     body = body[:FULL_TEXT_CHARS]
     data = run_item_data(run_item)
