@@ -105,3 +105,9 @@ def day_long(value):
 def moment_text(value, zone=None):
     """The same text without the element: for a page title or an attribute."""
     return moment(value, zone) if isinstance(value, datetime) else ""
+
+
+@register.filter
+def day_text(value, style="long"):
+    """A calendar date as text, without the element: for plain-text email, titles, attributes."""
+    return day(value, style=style) if isinstance(value, date) else ""

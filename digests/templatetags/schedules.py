@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django import template
+from django.utils.html import format_html
 
 from digests.schedules.words import describe_schedule
 
@@ -12,7 +13,15 @@ def schedule_words(subscription) -> str:
     """A subscription's cron schedule in plain words; empty for a one-off run."""
     if not subscription.cron:
         return ""
-    return describe_schedule(subscription.cron, subscription.timezone)
+    sentence = describe_schedule(subscription.cron, subscription.timezone)
+    zone = f" ({subscription.timezone})"
+    if not sentence.endswith(zone):
+        return sentence
+    # The zone is one unit: a narrow table cell wraps before it, never inside
+    # "(Europe/Berlin)".
+    return format_html(
+        '{} <span class="zone">({})</span>', sentence.removesuffix(zone), subscription.timezone
+    )
 
 
 @register.filter

@@ -21,6 +21,7 @@ from digests.runs import runner
 from digests.subscriptions.service import create_subscription, request_manual_run
 from inbox.models import UserContentState
 from tests.browser.conftest import (
+    DESKTOP,
     PHONE,
     new_page,
     no_horizontal_scroll,
@@ -152,7 +153,7 @@ def test_sign_up_subscribe_read_and_switch_to_chinese(live_server, page):
     requested: list[str] = []
     page.context.on("request", lambda request: requested.append(request.url))
     with page.expect_popup() as popup:
-        page.keyboard.press("o")  # opens the item in a new tab (refused: it is off-site)
+        page.keyboard.press("v")  # opens the item at its source, a new tab (off-site: refused)
     popup.value.close()
     assert link in requested
     page.wait_for_selector(f"#{fourth.get_attribute('id')}.is-read")
@@ -161,6 +162,19 @@ def test_sign_up_subscribe_read_and_switch_to_chinese(live_server, page):
     assert_accessible(page)
     page.keyboard.press("Escape")
     assert not page.locator("#shortcuts").is_visible()
+
+    # o reads the current item here, in the in-app reader; u goes back to the Inbox.
+    title = fourth.locator(".item-title").inner_text()
+    page.keyboard.press("o")
+    page.wait_for_url(re.compile(r".*/inbox/items/\d+/reader/$"))
+    assert page.locator("h1").inner_text() == title
+    assert page.locator(".reader-text").inner_text().strip()
+    assert_accessible(page)
+    page.set_viewport_size(PHONE)
+    assert no_horizontal_scroll(page)
+    page.set_viewport_size(DESKTOP)
+    page.keyboard.press("u")
+    page.wait_for_url(re.compile(r".*/inbox/(#.*)?$"))
     states = UserContentState.objects.filter(user__email="dana@example.com")
     assert states.filter(saved_at__isnull=False).count() == 2
     assert states.filter(read_at__isnull=False).count() == 3

@@ -29,8 +29,9 @@ HEADER = """() => {
           logout: box(logout).toJSON(), width: document.documentElement.clientWidth, items};
 }"""
 
-# Every badge and button in a table that spans more than one line.
-BROKEN_IN_TABLES = """() => [...document.querySelectorAll('.table .badge, .table button')]
+# Every badge, button and time zone in a table that spans more than one line.
+BROKEN_IN_TABLES = """() => [...document.querySelectorAll(
+    '.table .badge, .table button, .table .zone')]
   .filter((el) => { const r = document.createRange(); r.selectNodeContents(el);
     return new Set([...r.getClientRects()].filter((c) => c.width > 0)
       .map((c) => Math.round(c.top))).size > 1; })

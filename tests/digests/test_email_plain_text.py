@@ -21,3 +21,22 @@ def test_subject_and_text_part_keep_ampersands_brackets_and_quotes(alice, now, s
     # The HTML part escapes exactly once.
     assert "Climate &amp; energy &lt;weekly&gt;" in html
     assert "&amp;amp;" not in html
+
+
+def test_the_date_in_both_parts_is_the_products_one_format_in_the_readers_language(
+    alice, now, smtp_server
+):
+    from django.utils import translation
+
+    from config.moments import day
+    from inbox.models import UserPreference
+
+    UserPreference.objects.filter(user=alice).update(ui_locale="zh-hans", locale_mode="manual")
+    add_items(now, "PostgreSQL 18 ships")
+    run_and_send(subscribe(alice, now, name="Databases"), now)
+    message = smtp_server.messages[0]
+    with translation.override("zh-hans"):
+        expected = day(now.date(), style="long")
+    assert expected.startswith("2026年11月20日")
+    assert expected in message.get_body(("plain",)).get_content()
+    assert expected in message.get_body(("html",)).get_content()
