@@ -342,6 +342,9 @@ API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 262_144, minimum=1024)
 # An upload or request body is read piece by piece from a temporary file; a transfer's answer
 # is held in memory by the fetch client, so this also bounds that.
 IMPORT_MAX_BYTES = env_int("IMPORT_MAX_BYTES", 100 * 1024 * 1024, minimum=1024)
+# An import runs in the worker (inbox/portability/import_jobs.py); past this it stops and rolls
+# back, and the job says so. Under the task timeout, which would kill it without a word.
+IMPORT_MAX_SECONDS = env_int("IMPORT_MAX_SECONDS", Q_CLUSTER["timeout"] - 30, minimum=10)
 # A transfer code is good for this long, once (inbox/portability/transfer.py).
 TRANSFER_CODE_MINUTES = env_int("TRANSFER_CODE_MINUTES", 15, minimum=1)
 SPECTACULAR_SETTINGS = {

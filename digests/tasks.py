@@ -10,32 +10,19 @@ import logging
 
 from django.core.cache import cache
 from django.utils import timezone
-from django_q.conf import Conf
-from django_q.tasks import async_task
 
 from billing import periods
+from config.queue import enqueue as _enqueue
 from digests.ai import combination_cache
 from digests.delivery import service as deliveries
 from digests.runs import runner
 from digests.schedules import scheduler
+from inbox.portability import import_jobs
+from inbox.tasks import enqueue_import
 from ingest.library import backfill
 from ingest.library.packs import sync_naver_status
 
 logger = logging.getLogger(__name__)
-
-
-def _enqueue(task: str, *args, group: str) -> bool:
-    """Hand a task to the broker. If the broker is unreachable (Redis down, the database
-    busy), the work is not lost: its row is pending under a lease (config/leases.py), and the
-    tick hands it out again once the lease runs out. So a page that enqueues keeps working."""
-    try:
-        async_task(task, *args, group=group)
-    except Exception:
-        if Conf.SYNC:
-            raise  # inline (tests): the task itself failed, not the broker
-        logger.warning("could not enqueue %s%s; the tick will hand it out again", task, args)
-        return False
-    return True
 
 
 def enqueue_delivery(delivery_id: int) -> bool:
@@ -88,6 +75,9 @@ def dispatch_tick() -> dict:
         run_delivery=enqueue_delivery,
     )
     combination_cache.delete_expired_hourly(now)
+    # Imports whose worker died, and queued ones whose task was lost, are handed out again.
+    for job_id in import_jobs.reclaim(now=now):
+        enqueue_import(job_id)
     return {
         "sources": len(result.sources),
         "runs": len(result.runs),

@@ -5,6 +5,7 @@ from inbox.models import (
     AuthThrottleCounter,
     IdempotentRequest,
     ImportedRow,
+    ImportJob,
     ImportRecord,
     PushDevice,
     TransferCode,
@@ -74,6 +75,16 @@ class ImportRecordAdmin(admin.ModelAdmin):
     list_filter = ["origin"]
     search_fields = ["user__email", "checksum", "instance"]
     readonly_fields = [f.name for f in ImportRecord._meta.fields]
+
+
+@admin.register(ImportJob)
+class ImportJobAdmin(admin.ModelAdmin):
+    """Imports in the background: read-only (the worker and the tick move them)."""
+
+    list_display = ["user", "status", "origin", "size_bytes", "created_at", "finished_at"]
+    list_filter = ["status", "origin"]
+    search_fields = ["user__email"]
+    readonly_fields = [f.name for f in ImportJob._meta.fields]
 
 
 @admin.register(ImportedRow)

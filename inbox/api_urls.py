@@ -23,6 +23,9 @@ urlpatterns = [
     path("export", portability_api.ExportView.as_view(), name="api-export"),
     path("import", portability_api.ImportView.as_view(), name="api-import"),
     path(
+        "import/jobs/<int:job_id>", portability_api.ImportJobView.as_view(), name="api-import-job"
+    ),
+    path(
         "transfer/codes",
         portability_api.TransferCodeCreateView.as_view(),
         name="api-transfer-codes",

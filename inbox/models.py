@@ -6,6 +6,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from config.leases import LeasedWork
+
 
 class UserContentState(models.Model):
     """One row per (user, canonical URL): follows an item across runs and subscriptions."""
@@ -240,3 +242,54 @@ class IdempotentRequest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key} ({self.status_code or 'in progress'})"
+
+
+class ImportJob(LeasedWork):
+    """An uploaded export being imported in the background (inbox/portability/import_jobs.py):
+    the web request stores the file and returns; a worker claims the job under a lease, imports
+    it all or nothing, and leaves the outcome here for the console and the API to show. At most
+    one queued or running job per account."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Waiting for a worker")
+        RUNNING = "running", _("Importing")
+        DONE = "done", _("Imported")
+        FAILED = "failed", _("Not imported")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="import_jobs"
+    )
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    origin = models.CharField(
+        max_length=16, choices=ImportRecord.Origin.choices, default=ImportRecord.Origin.UPLOAD
+    )
+    file_key = models.CharField(max_length=200, help_text=_("The upload in storage, until done."))
+    size_bytes = models.PositiveBigIntegerField(default=0)
+    summary = models.JSONField(default=dict, blank=True)
+    error_code = models.CharField(max_length=40, blank=True)
+    error_message = models.TextField(blank=True)
+    error_fields = models.JSONField(default=dict, blank=True)
+    error_status = models.PositiveSmallIntegerField(
+        default=0, help_text=_("The HTTP status the refusal has in the API (400, 409…).")
+    )
+    created_at = models.DateTimeField()
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            # The rule "one at a time per account", kept by the database as well.
+            models.UniqueConstraint(
+                fields=["user"],
+                condition=models.Q(status__in=["queued", "running"]),
+                name="importjob_one_active_per_user",
+            )
+        ]
+
+    @property
+    def active(self) -> bool:
+        return self.status in (self.Status.QUEUED, self.Status.RUNNING)
+
+    def __str__(self) -> str:
+        return f"import {self.pk} of {self.user_id}: {self.status}"

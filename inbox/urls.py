@@ -22,6 +22,7 @@ urlpatterns = [
     ),
     path("preferences/export/", portability.export_download, name="export"),
     path("preferences/import/", portability.import_upload, name="import"),
+    path("preferences/import/status/", portability.import_status, name="import_status"),
     path("preferences/transfer/", portability.transfer_codes, name="transfer"),
     path("preferences/transfer/pull/", portability.transfer_pull, name="transfer_pull"),
     path("preferences/delete-account/", portability.account_delete, name="delete_account"),

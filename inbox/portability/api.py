@@ -3,9 +3,12 @@ instance. Thin: inbox/portability/{export,importing,transfer}.py decide everythi
 
 from __future__ import annotations
 
+import io
 import tempfile
 
 from django.http import StreamingHttpResponse
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -23,10 +26,11 @@ from config.api.serializers import ResponseSerializer, StrictSerializer, read_bo
 from config.api.throttling import ScopedIPRateThrottle
 from config.client_address import client_address
 from inbox.idempotency import idempotent
-from inbox.models import TransferCode
-from inbox.portability import transfer
+from inbox.models import ImportJob, TransferCode
+from inbox.portability import import_jobs, transfer
 from inbox.portability.export import encoded_chunks, stream_export
-from inbox.portability.importing import import_export, max_import_bytes
+from inbox.portability.importing import max_import_bytes
+from inbox.tasks import enqueue_import
 
 EXPORT_CONTENT_TYPE = "application/json"
 
@@ -138,26 +142,92 @@ class ImportSummarySerializer(ResponseSerializer):
     content_states_updated = serializers.IntegerField()
 
 
+class ImportErrorSerializer(ResponseSerializer):
+    code = serializers.CharField(help_text="As the API's errors: unsupported_format, invalid…")
+    message = serializers.CharField()
+    fields = serializers.DictField(child=serializers.CharField())
+    status = serializers.IntegerField(help_text="The HTTP status this refusal has elsewhere.")
+
+
+class ImportJobSerializer(ResponseSerializer):
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=ImportJob.Status.choices)
+    progress_percent = serializers.IntegerField(
+        help_text="How far the import's current pass over the file is; 100 when done."
+    )
+    size_bytes = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    summary = ImportSummarySerializer(allow_null=True, help_text="When done.")
+    error = ImportErrorSerializer(allow_null=True, help_text="When failed.")
+
+    def to_representation(self, job):
+        return {
+            "id": job.pk,
+            "status": job.status,
+            "progress_percent": import_jobs.progress_percent(job),
+            "size_bytes": job.size_bytes,
+            "created_at": _iso(job.created_at),
+            "started_at": _iso(job.started_at),
+            "finished_at": _iso(job.finished_at),
+            "summary": job.summary or None,
+            "error": {
+                "code": job.error_code,
+                "message": job.error_message,
+                "fields": job.error_fields,
+                "status": job.error_status,
+            }
+            if job.status == ImportJob.Status.FAILED
+            else None,
+        }
+
+
+def _iso(moment) -> str | None:
+    return serializers.DateTimeField().to_representation(moment) if moment else None
+
+
+def _job_accepted(request, job: ImportJob) -> Response:
+    enqueue_import(job.pk)
+    job.refresh_from_db()  # an inline worker (tests, `sync`) may have finished it already
+    location = request.build_absolute_uri(reverse("api-import-job", kwargs={"job_id": job.pk}))
+    return Response(
+        ImportJobSerializer(job).data,
+        status=status.HTTP_202_ACCEPTED,
+        headers={"Location": location},
+    )
+
+
 class ImportView(APIView):
     parser_classes = [ExportDocumentParser]
     throttle_scope = "import"
 
     @extend_schema(
         request={EXPORT_CONTENT_TYPE: ExportDocumentSerializer},
-        responses={200: ImportSummarySerializer},
-        description="Import a `tidings-export@1` document (at most IMPORT_MAX_BYTES, 100 MB by "
-        "default: 413 beyond). The format is checked first (`unsupported_format`), then the "
-        "whole document; a refused document changes nothing. Importing the same document again "
-        "changes nothing; imported runs are history — never run, delivered or charged.",
+        responses={202: ImportJobSerializer, 409: ERROR_RESPONSE, 413: ERROR_RESPONSE},
+        description="Queue the import of a `tidings-export@1` document (at most "
+        "IMPORT_MAX_BYTES, 100 MB by default: 413 beyond) and answer at once with its job; "
+        "read the job at `Location` until `status` is `done` (with `summary`) or `failed` "
+        "(with `error`: the format is checked first, `unsupported_format`, then the whole "
+        "document; a refused document changes nothing). One import at a time per account "
+        "(409 `import_in_progress`). Importing the same document again changes nothing; "
+        "imported runs are history — never run, delivered or charged.",
     )
     def post(self, request):
         body = request.data.get("file")
         try:
-            summary = import_export(request.user, body or b"", now=timezone.now())
+            job = import_jobs.start_import(request.user, body or io.BytesIO(), now=timezone.now())
         finally:
             if body is not None:
                 body.close()
-        return Response(ImportSummarySerializer(summary).data)
+        return _job_accepted(request, job)
+
+
+class ImportJobView(APIView):
+    @extend_schema(responses=ImportJobSerializer)
+    def get(self, request, job_id: int):
+        job = get_object_or_404(ImportJob, pk=job_id, user=request.user)
+        return Response(ImportJobSerializer(job).data)
 
 
 # --- Transfer codes -----------------------------------------------------------------------------
@@ -244,14 +314,15 @@ class TransferPullView(APIView):
 
     @extend_schema(
         request=PullSerializer,
-        responses={200: ImportSummarySerializer, 409: ERROR_RESPONSE, 502: ERROR_RESPONSE},
-        description="Redeem a transfer code made on another Tidings and import what it sends, "
-        "as an upload would be imported. 502: the other instance refused the code or could "
-        "not be reached (the reason is in `error.fields`).",
+        responses={202: ImportJobSerializer, 409: ERROR_RESPONSE, 502: ERROR_RESPONSE},
+        description="Redeem a transfer code made on another Tidings and queue the import of "
+        "what it sends, as an upload's (202 with the job; read it at `Location`). 502: the "
+        "other instance refused the code or could not be reached (the reason is in "
+        "`error.fields`); 409 `import_in_progress` before the code is spent.",
     )
     def post(self, request):
         data = read_body(PullSerializer, request)
-        summary = transfer.pull(
+        job = transfer.pull(
             request.user, instance=data["instance"], code=data["code"], now=timezone.now()
         )
-        return Response(ImportSummarySerializer(summary).data)
+        return _job_accepted(request, job)

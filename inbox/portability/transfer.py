@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import io
 import json
 import secrets
 from collections.abc import Iterator
@@ -35,9 +36,10 @@ from django.utils.translation import gettext as _
 from rest_framework import status
 
 from config.api.errors import ServiceRefusal
-from inbox.models import ImportRecord, TransferCode
+from inbox.models import ImportJob, ImportRecord, TransferCode
+from inbox.portability import import_jobs
 from inbox.portability.export import encoded_chunks, stream_export
-from inbox.portability.importing import ImportSummary, import_export, max_import_bytes
+from inbox.portability.importing import max_import_bytes
 from ingest.fetching import fetch
 
 CODE_PREFIX = "tx"
@@ -191,8 +193,12 @@ def redeem_url(instance: str) -> str:
     return f"{instance}{REDEEM_PATH}"
 
 
-def pull(user, *, instance: str, code: str, now: datetime) -> ImportSummary:
-    """Redeem `code` at `instance` and import what it answers into `user`'s account."""
+def pull(user, *, instance: str, code: str, now: datetime) -> ImportJob:
+    """Redeem `code` at `instance` and queue the import of what it answers into `user`'s
+    account (inbox/portability/import_jobs.py): the fetch is bounded by PULL_DEADLINE_SECONDS,
+    the import runs in the worker. The caller enqueues the job."""
+    if import_jobs.active(user).exists():
+        raise import_jobs.in_progress()  # before spending the other instance's one-time code
     code = (code or "").strip()
     if not code.startswith(f"{CODE_PREFIX}_") or len(code) > 200:
         raise TransferRefused({"code": _("A transfer code starts with “tx_”.")})
@@ -215,4 +221,6 @@ def pull(user, *, instance: str, code: str, now: datetime) -> ImportSummary:
         raise RemoteRefused({"code": reasons.get(exc.status, exc.message)}) from None
     except fetch.FetchError as exc:
         raise RemoteRefused({"instance": exc.message}) from None
-    return import_export(user, answer.content, now=now, origin=ImportRecord.Origin.TRANSFER)
+    return import_jobs.start_import(
+        user, io.BytesIO(answer.content), now=now, origin=ImportRecord.Origin.TRANSFER
+    )

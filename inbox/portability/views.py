@@ -8,47 +8,23 @@ from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from config.api.errors import ServiceRefusal
-from inbox.portability import transfer
+from inbox.portability import import_jobs, transfer
 from inbox.portability.api import streamed_export
+from inbox.portability.console import job_view
 from inbox.portability.deletion import delete_account
 from inbox.portability.export import encoded_chunks, stream_export
-from inbox.portability.importing import ImportSummary, import_export
+from inbox.tasks import enqueue_import
 from inbox.views import preferences_page
 
 
 def _refusal_text(exc: ServiceRefusal) -> str:
     return "; ".join(exc.errors.values()) or exc.message
-
-
-def _say_imported(request, summary: ImportSummary) -> None:
-    if summary.already_imported:
-        messages.info(request, _("This export was imported before; nothing changed."))
-        return
-    messages.success(
-        request,
-        _(
-            "Imported: %(subscriptions)d subscriptions, %(runs)d briefs with %(items)d items, "
-            "%(states)d item states, %(sources)d new sources."
-        )
-        % {
-            "subscriptions": summary.subscriptions_created,
-            "runs": summary.runs_created,
-            "items": summary.run_items_created,
-            "states": summary.content_states_created,
-            "sources": summary.sources_added,
-        },
-    )
-    for refused in summary.sources_refused:
-        messages.warning(
-            request,
-            _("Source not imported: %(url)s — %(reason)s")
-            % {"url": refused["url"] or refused["type"], "reason": refused["reason"]},
-        )
 
 
 @login_required
@@ -61,18 +37,32 @@ def export_download(request):
 @login_required
 @require_POST
 def import_upload(request):
+    """Store the upload and queue its import (inbox/portability/import_jobs.py): the page
+    answers at once and shows the job's progress until it is done."""
     upload = request.FILES.get("file")
     if upload is None:
         messages.error(request, _("Choose an export file (.json) to import."))
         return redirect("inbox:preferences")
     try:
-        # The uploaded file itself (on disk past 2.5 MB): read piece by piece, never whole.
-        summary = import_export(request.user, upload.open("rb"), now=timezone.now())
+        # The uploaded file itself (on disk past 2.5 MB): copied piece by piece, never whole.
+        job = import_jobs.start_import(request.user, upload.open("rb"), now=timezone.now())
     except ServiceRefusal as exc:
         messages.error(request, _("Nothing was imported: %(why)s") % {"why": _refusal_text(exc)})
-    else:
-        _say_imported(request, summary)
-    return redirect("inbox:preferences")
+        return redirect("inbox:preferences")
+    enqueue_import(job.pk)
+    messages.info(request, _("Import started; its progress shows below."))
+    return redirect(reverse("inbox:preferences") + "#import")
+
+
+@login_required
+@require_GET
+def import_status(request):
+    """The import's status block alone, for the page to poll while a job is under way."""
+    return render(
+        request,
+        "inbox/_import_status.html",
+        {"import_job": job_view(import_jobs.latest_job(request.user))},
+    )
 
 
 @login_required
@@ -96,7 +86,7 @@ def transfer_codes(request):
 @require_POST
 def transfer_pull(request):
     try:
-        summary = transfer.pull(
+        job = transfer.pull(
             request.user,
             instance=request.POST.get("instance", ""),
             code=request.POST.get("code", ""),
@@ -104,9 +94,10 @@ def transfer_pull(request):
         )
     except ServiceRefusal as exc:
         messages.error(request, _("Nothing was imported: %(why)s") % {"why": _refusal_text(exc)})
-    else:
-        _say_imported(request, summary)
-    return redirect("inbox:preferences")
+        return redirect("inbox:preferences")
+    enqueue_import(job.pk)
+    messages.info(request, _("Import started; its progress shows below."))
+    return redirect(reverse("inbox:preferences") + "#import")
 
 
 @login_required

@@ -26,7 +26,10 @@ def export_of(user, now) -> bytes:
 
 
 def post_import(user, body: bytes):
-    return api_client_for(user).post("/api/v1/import", data=body, content_type="application/json")
+    """The import through the API, read back from its job (tests.inbox.test_import)."""
+    from tests.inbox.test_import import post_import as post_and_follow
+
+    return post_and_follow(api_client_for(user), body)
 
 
 def test_the_demo_users_own_export_imports(settings, tmp_path, now, django_user_model):
