@@ -15,6 +15,7 @@ from digests.models import Subscription
 from ingest.models import ContentItem, ContentItemSource
 from tests.bench import __main__ as bench
 from tests.bench.generate import TextBank, add_items, add_subscriptions, load_rows, make_sources
+from tests.bench.interleave import interleaved_ratio
 from tests.bench.sizes import SIZES, every_nth
 
 NOW = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
@@ -104,3 +105,20 @@ def test_a_failed_check_makes_the_benchmark_exit_non_zero(monkeypatch, capsys):
     assert bench.main(["watch", "--size", "smoke"]) == 1
     assert "FAILED check: the watcher reports exactly the new posts" in capsys.readouterr().out
     assert bench.main(["llm", "--size", "smoke"]) == 0
+
+
+def test_an_interleaved_ratio_is_not_moved_by_a_busy_stretch_of_the_machine():
+    calls = []
+
+    def timed(name: str, cost: float):
+        def measure(i: int) -> float:
+            calls.append((name, i))
+            busy = len(calls) <= 24  # a neighbour slows the first 24 calls five-fold
+            return cost * (5 if busy else 1)
+
+        return measure
+
+    measured = interleaved_ratio(timed("large", 2.0), timed("small", 1.0), 20)
+
+    assert measured.ratio == 2.0  # measured one half after the other, it would read 10 or 0.4
+    assert calls[:4] == [("large", 0), ("small", 0), ("small", 1), ("large", 1)]
