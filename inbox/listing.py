@@ -163,8 +163,8 @@ def inbox_page(
     return InboxPage(page, next_cursor)
 
 
-# What a page of plain rows carries (the JSON API's list): the delivery's own columns, its
-# subscription, and the three marks of its state.
+# The columns of a page of plain rows (the JSON API's list): the delivery's own, its
+# subscription's, and what the cursor and the marks' lookup need.
 ROW_FIELDS = (
     "id",
     "run_id",
@@ -181,6 +181,7 @@ ROW_FIELDS = (
     "rank",
     "canonical_url_hash",
 )
+NO_MARKS = (None, None, None)  # read_at, saved_at, not_interested_at of an item never marked
 
 
 def inbox_page_rows(
@@ -213,9 +214,6 @@ def inbox_page_rows(
         row["not_interested"] = not_interested_at is not None
     next_cursor = Cursor(rows[-1]["run_id"], rows[-1]["rank"]) if has_more else None
     return InboxPage(rows, next_cursor)
-
-
-NO_MARKS = (None, None, None)
 
 
 def with_states(user, run_items: list[RunItem]) -> list[RunItem]:
