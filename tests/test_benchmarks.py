@@ -7,15 +7,20 @@ from __future__ import annotations
 import importlib
 import inspect
 from datetime import UTC, datetime
+from types import SimpleNamespace
 
 import pytest
 from django.contrib.auth.models import User
 
-from digests.models import Subscription
+from digests.models import CombinationCacheEntry, Subscription
+from digests.narrative import writer
 from ingest.models import ContentItem, ContentItemSource
 from tests.bench import __main__ as bench
+from tests.bench import cache as cache_bench
 from tests.bench.generate import TextBank, add_items, add_subscriptions, load_rows, make_sources
+from tests.bench.interleave import interleaved_ratio
 from tests.bench.sizes import SIZES, every_nth
+from tests.digests.fake_anthropic import FakeAnthropic
 
 NOW = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
 
@@ -104,3 +109,66 @@ def test_a_failed_check_makes_the_benchmark_exit_non_zero(monkeypatch, capsys):
     assert bench.main(["watch", "--size", "smoke"]) == 1
     assert "FAILED check: the watcher reports exactly the new posts" in capsys.readouterr().out
     assert bench.main(["llm", "--size", "smoke"]) == 0
+
+
+def test_an_interleaved_ratio_is_not_moved_by_a_busy_stretch_of_the_machine():
+    calls = []
+
+    def timed(name: str, cost: float):
+        def measure(i: int) -> float:
+            calls.append((name, i))
+            busy = len(calls) <= 24  # a neighbour slows the first 24 calls five-fold
+            return cost * (5 if busy else 1)
+
+        return measure
+
+    measured = interleaved_ratio(timed("large", 2.0), timed("small", 1.0), 20)
+
+    assert measured.ratio == 2.0  # measured one half after the other, it would read 10 or 0.4
+    assert calls[:4] == [("large", 0), ("small", 0), ("small", 1), ("large", 1)]
+
+
+@pytest.mark.django_db
+def test_the_cache_benchmark_keys_a_brief_as_the_narrative_writer_does():
+    """Keyed on all 20 items instead of the 15 the narrative is written from, the benchmark
+    counted a call for readers whose briefs differ only below the narrative's items."""
+    picked = [
+        SimpleNamespace(
+            canonical_url_hash=f"{n:064x}",
+            content_hash=f"c{n}",
+            title=f"Story {n}",
+            description=f"Story {n} happened.",
+            canonical_url=f"https://news.example/{n}",
+            site_name="Eng Weekly",
+        )
+        for n in range(20)
+    ]
+    with FakeAnthropic.running(LLM_MAX_RETRIES=0):
+        writer.write_narrative(
+            [
+                writer.NarrativeItem(
+                    canonical_url_hash=c.canonical_url_hash,
+                    content_hash=c.content_hash,
+                    title=c.title,
+                    url=c.canonical_url,
+                    summary=c.description,
+                    source_name=c.site_name,
+                )
+                for c in picked
+            ],
+            title="Brief",
+            locale="en",
+            tone="neutral",
+            now=cache_bench.NOW,
+        )
+        options = cache_bench._options()
+
+    assert cache_bench._key(picked, options) == CombinationCacheEntry.objects.get().key
+    other_tail = picked[:15] + [replace_ns(c, content_hash="changed") for c in picked[15:]]
+    assert cache_bench._key(other_tail, options) == cache_bench._key(picked, options)
+    other_lead = [picked[1], picked[0], *picked[2:]]
+    assert cache_bench._key(other_lead, options) != cache_bench._key(picked, options)
+
+
+def replace_ns(item: SimpleNamespace, **changes) -> SimpleNamespace:
+    return SimpleNamespace(**{**vars(item), **changes})

@@ -11,11 +11,13 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import sqlite3
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 
 TEMPLATE_ENV = "TIDINGS_BENCH_TEMPLATE"
 
@@ -91,3 +93,48 @@ def template_database() -> Iterator[str]:
             yield template
         finally:
             connection.creation.destroy_test_db(old_name, verbosity=0)
+
+
+@contextlib.contextmanager
+def copy_beside() -> Iterator[BaseDatabaseWrapper]:
+    """A copy of the benchmark's database as it is now, open beside it: yields its connection,
+    for `using()`. Lets a benchmark compare two sizes in turns (tests/bench/interleave.py):
+    grow the copy to the large size, keep the original at the small one, measure both
+    alternately. Both connections stay open, so neither pays a reconnect between turns."""
+    original = connections[DEFAULT_DB_ALIAS]
+    settings = original.settings_dict
+    original.close()  # PostgreSQL copies a database only while nobody is connected to it
+    with tempfile.TemporaryDirectory() as folder:
+        if original.vendor == "sqlite":
+            name = str(Path(folder) / "beside.sqlite3")
+            # The backup API, not a file copy: it carries what is still in the WAL file.
+            with (
+                contextlib.closing(sqlite3.connect(settings["NAME"])) as source,
+                contextlib.closing(sqlite3.connect(name)) as target,
+            ):
+                source.backup(target)
+        else:
+            name = f"{settings['NAME']}_beside"
+            with _maintenance_cursor() as cursor:
+                cursor.execute(f'DROP DATABASE IF EXISTS "{name}"')
+                cursor.execute(f'CREATE DATABASE "{name}" TEMPLATE "{settings["NAME"]}"')
+        copy = type(original)({**settings, "NAME": name}, DEFAULT_DB_ALIAS)
+        try:
+            yield copy
+        finally:
+            copy.close()
+            if original.vendor != "sqlite":
+                with _maintenance_cursor() as cursor:
+                    cursor.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@contextlib.contextmanager
+def using(wrapper: BaseDatabaseWrapper) -> Iterator[None]:
+    """Make `wrapper` the default connection for a while: the ORM, `django.db.connection` and
+    `transaction.atomic()` all resolve it per call, so the code measured needs no `using=`."""
+    saved = connections[DEFAULT_DB_ALIAS]
+    connections[DEFAULT_DB_ALIAS] = wrapper
+    try:
+        yield
+    finally:
+        connections[DEFAULT_DB_ALIAS] = saved

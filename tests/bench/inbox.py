@@ -8,12 +8,13 @@ RunItems in all).
 Each page goes through the whole Django stack with the test client (sessions, auth, the
 preference middleware, the nav counts, the template), warm, REPEATS times, round-robin over
 the pages; the figures are server time (no network). Pages: the Inbox (first page of 30),
-its second page (cursor), the Unread and Saved filters, a text search, a date range, and a
-run's page.
+its second page (cursor), the Unread and Saved filters, a text search, a date range, a
+run's page, and the JSON API's first page (`/api/v1/inbox/items`, 30 items; goal p50 <= 10 ms).
 
 Baseline: the bare base template (base.html with its nav counts) rendered by a trivial view
-through the same stack in the same run. ratio = Inbox p50 / baseline p50 (goal <= 3; goal
-Inbox p50 <= 50 ms on PostgreSQL).
+through the same stack in the same run, in the same rounds. ratio = median over the rounds of
+(Inbox time ÷ baseline time in that round; tests/bench/interleave.py), so load on the machine
+cancels out (goal <= 3; goal Inbox p50 <= 50 ms on PostgreSQL).
 
 Sizes (tests/bench/sizes.py): full = 10,000 delivered items + 20 other users × 1,000, 200
 requests a page after 20 warm-up rounds; small = 2,000 + 5 × 500, 50 requests after 5;
@@ -39,6 +40,7 @@ from inbox.listing import InboxFilter, inbox_page
 from inbox.models import UserContentState, UserPreference
 from ingest.canonical import url_hash
 from ingest.models import ContentItem
+from tests.bench.interleave import Interleaved
 
 NOW = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
 ITEMS = {"full": 10_000, "small": 2_000, "smoke": 500}
@@ -178,6 +180,11 @@ def _measure(client: Client, pages: dict[str, str], *, warmup: int, repeats: int
             "p95_ms": round(timings[int(len(timings) * 0.95) - 1] * 1000, 2),
             "queries": _query_count(client, url),
         }
+    # Each round measured the Inbox and the base template a few milliseconds apart: the
+    # median of the per-round ratios is what a busy neighbour cannot move.
+    figures["inbox"]["ratio_to_base"] = round(
+        Interleaved(a=seconds["inbox"], b=seconds["base"]).ratio, 2
+    )
     return figures
 
 
@@ -204,6 +211,8 @@ def run(size: str = "full") -> dict:
             "search": "/inbox/?q=item+99",
             "date_range": "/inbox/?from=2026-11-01&to=2026-11-10",
             "run": f"/inbox/runs/{runs[len(runs) // 2].pk}/",
+            # The JSON API's first page (30 items), signed in by session: no page cache.
+            "api_items": "/api/v1/inbox/items",
         }
         figures = _measure(client, pages, warmup=WARMUP[size], repeats=REPEATS[size])
     base, inbox = figures["base"], figures["inbox"]
@@ -220,7 +229,9 @@ def run(size: str = "full") -> dict:
         "inbox_p50_ms": inbox["p50_ms"],
         "inbox_p95_ms": inbox["p95_ms"],
         "base_p50_ms": base["p50_ms"],
-        "ratio": round(inbox["p50_ms"] / base["p50_ms"], 2),
+        "api_items_p50_ms": figures["api_items"]["p50_ms"],
+        "ratio_of_p50s": round(inbox["p50_ms"] / base["p50_ms"], 2),
+        "ratio": inbox.pop("ratio_to_base"),
     }
 
 
@@ -238,7 +249,9 @@ def describe(result: dict) -> list[str]:
             f"{figures['queries']} queries"
         )
     lines.append(
-        f"  ratio (Inbox p50 ÷ bare base template p50): {result['ratio']} (goal <= 3); "
-        f"Inbox p50 {result['inbox_p50_ms']} ms (goal <= 50 ms on PostgreSQL)"
+        f"  ratio (median of per-round Inbox ÷ bare base template): {result['ratio']} (goal <= 3;"
+        f" p50 ÷ p50: {result['ratio_of_p50s']}); "
+        f"Inbox p50 {result['inbox_p50_ms']} ms (goal <= 50 ms on PostgreSQL); "
+        f"/api/v1/inbox/items p50 {result['api_items_p50_ms']} ms (goal <= 10 ms)"
     )
     return lines

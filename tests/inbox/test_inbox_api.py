@@ -4,13 +4,18 @@ user whose items Alice must never reach."""
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
+from django.utils import timezone
+from rest_framework.renderers import JSONRenderer
 
 from digests.models import Run, RunItem
 from digests.runs import runner
 from digests.subscriptions.service import create_subscription, request_manual_run
+from inbox.api import InboxItemSerializer, inbox_items_json
+from inbox.listing import InboxFilter, inbox_page, inbox_page_rows
 from inbox.models import UserContentState
 from inbox.states import MAX_BULK_ITEMS
 from tests.conftest import api_client_for
@@ -238,3 +243,25 @@ def test_the_inbox_needs_a_token_of_the_owner(runs, bob):
     assert other.get(ITEMS).json()["results"] == []
     item_id = ids(runs[0])[0]
     assert other.post(f"{ITEMS}/{item_id}/actions", {"action": "read"}).status_code == 404
+
+
+@pytest.mark.parametrize("zone", ["UTC", "Asia/Tokyo"])
+def test_the_list_is_written_byte_for_byte_as_its_serializer_writes_it(api, alice, runs, zone):
+    """The list is built from plain rows, not through InboxItemSerializer (its per-field work
+    was most of a page's time); the serializer stays its schema, so the two must agree."""
+    pg, _rust = runs
+    first, second, _third = ids(pg)
+    api.post(BULK, {"action": "read", "ids": [first]})
+    api.post(BULK, {"action": "save", "ids": [first, second]})
+    RunItem.objects.filter(pk=second).update(published_at=None, title="Über — 東京\u2028note")
+    every = InboxFilter(show="all")
+
+    with timezone.override(zone):
+        fast = JSONRenderer().render(inbox_items_json(inbox_page_rows(alice, every).items))
+        reference = InboxItemSerializer(inbox_page(alice, every).items, many=True).data
+        assert fast == JSONRenderer().render(reference)
+    # Through the view (which answers in UTC), the same.
+    in_utc = InboxItemSerializer(inbox_page(alice, every).items, many=True).data
+    assert api.get(ITEMS).json()["results"] == json.loads(JSONRenderer().render(in_utc))
+    marks = {i["id"]: (i["read"], i["saved"], i["published_at"]) for i in json.loads(fast)}
+    assert marks[first][:2] == (True, True) and marks[second] == (False, True, None)
