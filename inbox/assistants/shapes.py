@@ -15,44 +15,53 @@ def _iso(moment) -> str | None:
     return moment.isoformat() if moment else None
 
 
-def run_item_data(run_item, *, state=None) -> dict:
-    data = {
-        "id": run_item.pk,
-        "run_id": run_item.run_id,
-        "rank": run_item.rank,
-        "url": redact_url(run_item.url),
-        "score": run_item.overall,
-        "published_at": _iso(run_item.published_at),
-        "delivered_at": _iso(run_item.delivered_at),
+ITEM_FIELDS = ("id", "run_id", "rank", "url", "overall", "published_at", "delivered_at",
+               "title", "summary", "source_name", "reason")  # fmt: skip
+
+
+def item_row(run_item) -> dict:
+    """A RunItem (with `.state` from inbox.listing.with_states) as the plain row the Inbox's
+    row listing gives (inbox.listing.inbox_page_rows): one shape for both."""
+    row = {name: getattr(run_item, name) for name in ITEM_FIELDS if name != "id"}
+    row["id"] = run_item.pk
+    state = getattr(run_item, "state", None)
+    row["read"] = bool(state and state.read_at)
+    row["saved"] = bool(state and state.saved_at)
+    row["not_interested"] = bool(state and state.not_interested_at)
+    return row
+
+
+def item_data(row: dict) -> dict:
+    return {
+        "id": row["id"],
+        "run_id": row["run_id"],
+        "rank": row["rank"],
+        "url": redact_url(row["url"]),
+        "score": row["overall"],
+        "published_at": _iso(row["published_at"]),
+        "delivered_at": _iso(row["delivered_at"]),
+        "read": row["read"],
+        "saved": row["saved"],
+        "not_interested": row["not_interested"],
         **untrusted(
-            title=run_item.title,
-            summary=run_item.summary,
-            source_name=run_item.source_name,
-            reason=run_item.reason,
+            title=row["title"],
+            summary=row["summary"],
+            source_name=row["source_name"],
+            reason=row["reason"],
         ),
     }
-    if state is not None or hasattr(run_item, "state"):
-        state = state if state is not None else run_item.state
-        data["read"] = bool(state and state.read_at)
-        data["saved"] = bool(state and state.saved_at)
-        data["not_interested"] = bool(state and state.not_interested_at)
-    return data
 
 
-def run_item_line(run_item, *, with_summary: bool = False) -> str:
-    marks = []
-    state = getattr(run_item, "state", None)
-    if state is not None:
-        marks += ["saved"] if state.saved_at else []
-        marks += ["read"] if state.read_at else []
+def item_line(row: dict, *, with_summary: bool = False) -> str:
+    marks = [mark for mark in ("saved", "read") if row[mark]]
     line = (
-        f"- [item {run_item.pk}] {quoted(run_item.title, limit=TITLE_CHARS)} — "
-        f"{quoted(run_item.source_name, limit=60)}, score {run_item.overall}"
-        f"{' (' + ', '.join(marks) + ')' if marks else ''}; why: {quoted(run_item.reason)}; "
-        f"{redact_url(run_item.url)}"
+        f"- [item {row['id']}] {quoted(row['title'], limit=TITLE_CHARS)} — "
+        f"{quoted(row['source_name'], limit=60)}, score {row['overall']}"
+        f"{' (' + ', '.join(marks) + ')' if marks else ''}; why: {quoted(row['reason'])}; "
+        f"{redact_url(row['url'])}"
     )
-    if with_summary and run_item.summary:
-        line += f"\n  summary: {quoted(run_item.summary, limit=SUMMARY_CHARS)}"
+    if with_summary and row["summary"]:
+        line += f"\n  summary: {quoted(row['summary'], limit=SUMMARY_CHARS)}"
     return line
 
 

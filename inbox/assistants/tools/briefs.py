@@ -10,7 +10,7 @@ from pydantic import Field
 from billing import charges
 from digests.models import Run, Subscription
 from inbox.assistants.registry import Answer, tool
-from inbox.assistants.shapes import run_data, run_item_data, run_item_line, run_line
+from inbox.assistants.shapes import item_data, item_line, item_row, run_data, run_line
 from inbox.assistants.untrusted import quoted, untrusted
 from inbox.listing import with_states
 
@@ -89,14 +89,16 @@ def read_brief(
 
 
 def brief_answer(user, run) -> Answer:
-    items = with_states(user, sorted(run.items.all(), key=lambda ri: ri.rank))
+    items = [
+        item_row(ri) for ri in with_states(user, sorted(run.items.all(), key=lambda ri: ri.rank))
+    ]
     narrative = run.narrative_md[:NARRATIVE_CHARS]
     lines = [run_line(run).removeprefix("- ")]
     if narrative:
         lines.append(f"Narrative: {quoted(narrative)}")
-    lines += [run_item_line(ri, with_summary=True) for ri in items]
+    lines += [item_line(row, with_summary=True) for row in items]
     data = run_data(run) | untrusted(narrative=narrative)
-    data["items"] = [run_item_data(ri) for ri in items]
+    data["items"] = [item_data(row) for row in items]
     return Answer("\n".join(lines), {"brief": data})
 
 
@@ -114,6 +116,6 @@ def latest_brief_markdown(user, subscription_id: int) -> str:
     lines = [f"# {subscription.name} — {run.scheduled_at:%Y-%m-%d %H:%M} UTC", ""]
     if run.narrative_md:
         lines += [quoted(run.narrative_md[:NARRATIVE_CHARS]), ""]
-    for run_item in sorted(run.items.all(), key=lambda ri: ri.rank):
-        lines.append(run_item_line(run_item, with_summary=True))
+    for run_item in with_states(user, sorted(run.items.all(), key=lambda ri: ri.rank)):
+        lines.append(item_line(item_row(run_item), with_summary=True))
     return "\n".join(lines) + "\n"

@@ -12,9 +12,9 @@ from digests.models import RunItem
 from inbox.api import INBOX_PAGE_MAX, InboxQuerySerializer, _user_zone
 from inbox.assistants.arguments import validated
 from inbox.assistants.registry import Answer, now, tool
-from inbox.assistants.shapes import run_item_data, run_item_line
+from inbox.assistants.shapes import item_data, item_line, item_row
 from inbox.assistants.untrusted import UNTRUSTED_FIELD, quoted, redact_url, untrusted
-from inbox.listing import Cursor, InboxFilter, inbox_page, with_states
+from inbox.listing import Cursor, InboxFilter, inbox_page_rows, with_states
 from inbox.states import MAX_BULK_ITEMS, BulkActionError, apply_bulk_action
 from ingest.pool.bodies import read_body
 
@@ -55,7 +55,7 @@ def search_inbox(
         after = Cursor.parse(cursor)
         if after is None:
             raise APIInputError({"cursor": "Not a cursor this server gave; leave it empty."})
-    page = inbox_page(
+    page = inbox_page_rows(
         caller.user,
         InboxFilter(
             show=query["state"],
@@ -66,16 +66,17 @@ def search_inbox(
             until=query.get("to"),
         ),
         after=after,
-        zone=_user_zone(caller.user),
+        # The zone only places the date filters' local days: no query without them.
+        zone=_user_zone(caller.user) if "from" in query or "to" in query else "UTC",
         page_size=limit,
     )
     next_cursor = str(page.next_cursor) if page.next_cursor else None
-    lines = [run_item_line(ri) for ri in page.items] or ["Nothing in the Inbox matches."]
+    lines = [item_line(row) for row in page.items] or ["Nothing in the Inbox matches."]
     if next_cursor:
         lines.append(f'More: call search_inbox again with cursor="{next_cursor}".')
     return Answer(
         "\n".join(lines),
-        {"items": [run_item_data(ri) for ri in page.items], "next_cursor": next_cursor},
+        {"items": [item_data(row) for row in page.items], "next_cursor": next_cursor},
     )
 
 
@@ -93,11 +94,12 @@ def read_item(
     body = read_body(run_item.item) or run_item.item.description
     truncated = len(body) > FULL_TEXT_CHARS
     body = body[:FULL_TEXT_CHARS]
-    data = run_item_data(run_item)
+    row = item_row(run_item)
+    data = item_data(row)
     data[UNTRUSTED_FIELD] |= untrusted(full_text=body, author=run_item.item.author)[UNTRUSTED_FIELD]
     data["full_text_truncated"] = truncated
     text = (
-        f"{run_item_line(run_item, with_summary=True)}\n"
+        f"{item_line(row, with_summary=True)}\n"
         f"Full text{f' (first {FULL_TEXT_CHARS} characters)' if truncated else ''}: "
         f"{quoted(body) if body else '(not available; open ' + redact_url(run_item.url) + ')'}"
     )
