@@ -33,6 +33,13 @@ _current: contextvars.ContextVar[Caller | None] = contextvars.ContextVar(
 )
 
 
+# The request thread's executor while an HTTP request waits for its answer (http.py): tool
+# bodies run there, on the request's database connection. None over stdio.
+REQUEST_EXECUTOR: contextvars.ContextVar = contextvars.ContextVar(
+    "tidings_mcp_request_executor", default=None
+)
+
+
 class NoCaller(Exception):
     """A tool ran without a token: a programming error, never an assistant's."""
 

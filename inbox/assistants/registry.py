@@ -12,6 +12,8 @@ crash: an assistant reads it and corrects itself.
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import inspect
 import logging
 import math
@@ -81,7 +83,13 @@ def tool(*, title: str, write: bool = False, destructive: bool = False, confirm:
 
     def decorate(fn: Callable[..., Answer]):
         async def run(**arguments) -> CallToolResult:
-            return await sync_to_async(_call, thread_sensitive=True)(spec, fn, arguments)
+            executor = callers.REQUEST_EXECUTOR.get()
+            if executor is None:  # stdio: Django's one thread for sync code
+                return await sync_to_async(_call, thread_sensitive=True)(spec, fn, arguments)
+            context = contextvars.copy_context()
+            return await asyncio.get_running_loop().run_in_executor(
+                executor, context.run, _call, spec, fn, arguments
+            )
 
         # The SDK reads the parameters (names, types, defaults) from the signature, resolved
         # here in the tool's module; `caller` is ours to pass, not the assistant's.
