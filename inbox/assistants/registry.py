@@ -3,8 +3,8 @@
 The decorator gives the SDK an async function with the same signature (the SDK builds the JSON
 schema of the arguments from it and validates them with pydantic: a wrong type is a tool error
 before any of our code runs), and runs the body in Django's request thread
-(`sync_to_async(thread_sensitive=True)`): the ORM, the request's transaction and its
-language (the client's Accept-Language, as for the API) all hold there. Around the body it
+(`in_request_thread`): the ORM, the request's connection and transaction and its language
+(the client's Accept-Language, as for the API) all hold there. Around the body it
 refuses a write to a read-only token, and turns every refusal a service raises into a tool
 error whose text is the API's error for the same refusal (the field and the rule), never a
 crash: an assistant reads it and corrects itself.
@@ -83,13 +83,7 @@ def tool(*, title: str, write: bool = False, destructive: bool = False, confirm:
 
     def decorate(fn: Callable[..., Answer]):
         async def run(**arguments) -> CallToolResult:
-            executor = callers.REQUEST_EXECUTOR.get()
-            if executor is None:  # stdio: Django's one thread for sync code
-                return await sync_to_async(_call, thread_sensitive=True)(spec, fn, arguments)
-            context = contextvars.copy_context()
-            return await asyncio.get_running_loop().run_in_executor(
-                executor, context.run, _call, spec, fn, arguments
-            )
+            return await in_request_thread(_call, spec, fn, arguments)
 
         # The SDK reads the parameters (names, types, defaults) from the signature, resolved
         # here in the tool's module; `caller` is ours to pass, not the assistant's.
@@ -106,6 +100,16 @@ def tool(*, title: str, write: bool = False, destructive: bool = False, confirm:
         return fn
 
     return decorate
+
+
+async def in_request_thread(fn, *args):
+    """Run the sync `fn` where Django code runs for this call: in the HTTP request's own thread
+    (http.py hands it over), or over stdio in Django's one thread for sync code."""
+    executor = callers.REQUEST_EXECUTOR.get()
+    if executor is None:
+        return await sync_to_async(fn, thread_sensitive=True)(*args)
+    context = contextvars.copy_context()
+    return await asyncio.get_running_loop().run_in_executor(executor, context.run, fn, *args)
 
 
 def _without_caller(fn) -> inspect.Signature:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 
-from asgiref.sync import sync_to_async
 from django.http import Http404
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError
@@ -17,7 +16,7 @@ from mcp.types import Resource
 
 from digests.models import Subscription
 from inbox.assistants import caller as callers
-from inbox.assistants.registry import TOOLS
+from inbox.assistants.registry import TOOLS, in_request_thread
 from inbox.assistants.untrusted import CLOSE_MARK, OPEN_MARK
 
 SERVER_NAME = "tidings"
@@ -74,7 +73,7 @@ class TidingsServer(MCPServer):
         return tools
 
     async def list_resources(self):
-        return await sync_to_async(_latest_brief_resources, thread_sensitive=True)()
+        return await in_request_thread(_latest_brief_resources)
 
 
 def _latest_brief_resources() -> list[Resource]:
@@ -132,7 +131,7 @@ def mcp_server() -> TidingsServer:
         mime_type="text/markdown",
     )
     async def latest_brief(subscription_id: str) -> str:
-        return await sync_to_async(_latest_brief, thread_sensitive=True)(subscription_id)
+        return await in_request_thread(_latest_brief, subscription_id)
 
     @server.prompt(name="my_morning_briefing", title="My morning briefing")
     def my_morning_briefing() -> str:

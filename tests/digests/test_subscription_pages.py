@@ -44,7 +44,7 @@ def test_the_list_shows_schedule_next_and_last_run_and_status(console, alice, no
     paused.next_run_at = None
     paused.save()
     body = console.get(reverse("digests:list")).content.decode()
-    assert "Weekdays at 07:30 (Europe/Berlin)" in body
+    assert 'Weekdays at 07:30 <span class="zone">(Europe/Berlin)</span>' in body
     assert f'href="{reverse("inbox:run", args=[run.pk])}"' in body
     assert "1 item</span>" in body
     assert "status-paused" in body and "Paused" in body

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 import httpx2
@@ -59,6 +60,13 @@ def token_of(user, scope: str = ApiToken.Scope.WRITE) -> str:
     return clear
 
 
+def in_a_thread_of_its_own(coroutine_function) -> object:
+    """asyncio.run() in a thread of its own: the browser tests' Playwright keeps an event loop
+    running in the test thread for the whole session."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine_function()).result()
+
+
 def run_client(url: str, token: str | None, body: Callable) -> object:
     """Connect the SDK's client to `url` with `token` and return what `body(client)` returns."""
 
@@ -70,7 +78,7 @@ def run_client(url: str, token: str | None, body: Callable) -> object:
         ):
             return await body(client)
 
-    return asyncio.run(main())
+    return in_a_thread_of_its_own(main)
 
 
 @pytest.fixture

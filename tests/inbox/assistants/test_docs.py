@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 from inbox.assistants.registry import TOOLS
 from inbox.assistants.server import mcp_server
+from tests.inbox.assistants.conftest import in_a_thread_of_its_own
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "assistants.md"
 
@@ -17,7 +17,7 @@ def test_the_docs_list_every_tool_its_arguments_and_its_kind():
     for line in DOC.read_text(encoding="utf-8").splitlines():
         if line.startswith("| `"):  # the tools table comes first; later tables name tools too
             rows.setdefault(line.split("|")[1].strip().strip("`"), line)
-    tools = asyncio.run(mcp_server().list_tools())
+    tools = in_a_thread_of_its_own(mcp_server().list_tools)
     assert len(tools) == len(TOOLS) >= 20
     kinds = {spec.name: spec for spec in TOOLS}
     for tool in tools:

@@ -4,7 +4,6 @@ no token, no server."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import subprocess
 import sys
@@ -12,6 +11,8 @@ from pathlib import Path
 
 import pytest
 from mcp import Client, StdioServerParameters
+
+from tests.inbox.assistants.conftest import in_a_thread_of_its_own
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -68,7 +69,7 @@ def test_a_stdio_client_reads_and_writes_with_the_token_from_the_environment(tmp
             saved = await client.call_tool("mark_items", {"item_ids": [item_id], "action": "save"})
             return names, brief, saved
 
-    names, brief, saved = asyncio.run(exchange())
+    names, brief, saved = in_a_thread_of_its_own(exchange)
     assert "run_now" in names
     assert brief.structured_content["brief"]["subscription_name"] == "Databases"
     assert brief.structured_content["brief"]["items"][0]["untrusted"]["title"] == (
