@@ -9,7 +9,6 @@ import logging
 from datetime import timedelta
 
 import httpx2
-import pytest
 import time_machine
 
 from digests.models import Subscription
@@ -78,37 +77,6 @@ def test_another_readers_objects_are_not_found(mcp_url, briefs, alice, bob):
     assert "Birdwatching" not in json.dumps(everything.structured_content)
     assert not UserContentState.objects.filter(user=bob).exclude(saved_at=None).exists()
     assert Subscription.objects.get(pk=bobs_run.subscription_id).status == "active"
-
-
-@pytest.mark.parametrize(
-    ("name", "arguments"),
-    [
-        ("mark_items", {"item_ids": "all", "action": "save"}),
-        ("mark_items", {"item_ids": [1], "action": "delete_everything"}),
-        ("mark_items", {"item_ids": list(range(1, 600)), "action": "read"}),
-        ("search_inbox", {"q": "x" * 100_000}),
-        ("search_inbox", {"limit": 10**12}),
-        ("search_inbox", {"from_date": "yesterday"}),
-        ("search_inbox", {"cursor": "../../etc/passwd"}),
-        ("read_item", {"item_id": -1}),
-        ("read_item", {"item_id": {"$gt": 0}}),
-        ("read_item", {}),
-        ("create_subscription", {"topic": "t" * 10_000}),
-        ("create_subscription", {"topic": "heat pumps", "schedule": "whenever you like"}),
-        ("create_subscription", {"topic": "heat pumps", "timezone": "Mars/Olympus_Mons"}),
-        ("create_subscription", {"topic": "x", "confirmation": "forged.token"}),
-        ("search_pool_items", {"terms": []}),
-        ("follow_topic", {"slug": "../admin"}),
-        ("estimate_cost", {"cron": "61 25 * * *"}),
-        ("no_such_tool", {}),
-    ],
-)
-def test_hostile_arguments_get_a_tool_error_never_a_crash(mcp_url, briefs, alice, name, arguments):
-    result = call(mcp_url, token_of(alice), name, arguments)
-    assert result.is_error
-    text = result.content[0].text
-    assert text and "Traceback" not in text and len(text) < 5000
-    assert Subscription.objects.filter(owner=alice).count() == 2
 
 
 def test_refusals_name_the_field_and_the_rule(mcp_url, briefs, alice):
@@ -251,17 +219,6 @@ INITIALIZE = {
     },
 }
 MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
-
-
-@pytest.mark.parametrize(
-    ("authorization", "status"),
-    [(None, 401), ("Bearer tid_nope_nope", 401), ("Basic YTpi", 401)],
-)
-def test_no_valid_token_is_refused_in_the_error_shape(mcp_url, briefs, authorization, status):
-    headers = MCP_HEADERS | ({"Authorization": authorization} if authorization else {})
-    response = httpx2.post(mcp_url, json=INITIALIZE, headers=headers, timeout=30)
-    assert response.status_code == status
-    assert response.json()["error"]["code"] in ("not_authenticated", "authentication_failed")
 
 
 def test_an_app_password_is_refused_and_get_is_405(mcp_url, briefs, alice):

@@ -8,8 +8,10 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
+from django.db import connection
 from mcp import Client, StdioServerParameters
 
 from tests.inbox.assistants.conftest import in_a_thread_of_its_own
@@ -29,18 +31,30 @@ print(issue_token(alice, "assistant")[1])
 """
 
 
-@pytest.mark.slow
-def test_a_stdio_client_reads_and_writes_with_the_token_from_the_environment(tmp_path):
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "tests.settings",
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'stdio.sqlite3'}",
-        "TIDINGS_DATA_DIR": str(tmp_path / "data"),
-    }
-    env.pop("TIDINGS_API_TOKEN", None)
+def _database_for_the_server(tmp_path, env: dict) -> str:
+    """The server's database, with Alice, a delivered brief and her token; returns the token.
+    On PostgreSQL the test's own database (committed: a transactional test); SQLite's test
+    database lives in this process's memory, so there a file is migrated for the server."""
+    if connection.vendor == "postgresql":
+        from django.utils import timezone
+
+        from inbox.tokens import issue_token
+        from tests.conftest import make_user
+        from tests.inbox.assistants.conftest import deliver
+
+        settings = connection.settings_dict
+        password = f":{quote(settings['PASSWORD'])}" if settings.get("PASSWORD") else ""
+        env["DATABASE_URL"] = (
+            f"postgres://{quote(settings['USER'])}{password}@{settings['HOST'] or '127.0.0.1'}:"
+            f"{settings['PORT'] or 5432}/{settings['NAME']}"
+        )
+        alice = make_user("alice@example.com")
+        deliver(alice, timezone.now(), "Databases", "PostgreSQL", ["PostgreSQL 18 released"])
+        return issue_token(alice, "assistant")[1]
+    env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'stdio.sqlite3'}"
     python = sys.executable
     subprocess.run([python, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
-    token = subprocess.run(
+    return subprocess.run(
         [python, "manage.py", "shell", "-c", SETUP],
         cwd=ROOT,
         env=env,
@@ -48,6 +62,19 @@ def test_a_stdio_client_reads_and_writes_with_the_token_from_the_environment(tmp
         capture_output=True,
         text=True,
     ).stdout.split()[-1]
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_a_stdio_client_reads_and_writes_with_the_token_from_the_environment(tmp_path):
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "tests.settings",
+        "TIDINGS_DATA_DIR": str(tmp_path / "data"),
+    }
+    env.pop("TIDINGS_API_TOKEN", None)
+    python = sys.executable
+    token = _database_for_the_server(tmp_path, env)
 
     refused = subprocess.run(
         [python, "manage.py", "mcp"], cwd=ROOT, env=env, capture_output=True, text=True

@@ -9,6 +9,7 @@ import threading
 
 import pytest
 
+from digests.models import Subscription
 from inbox.assistants import registry
 from tests.inbox.assistants.conftest import deliver, token_of
 
@@ -64,3 +65,56 @@ def test_a_malformed_message_is_a_json_rpc_error_not_a_crash(client, alice):
     )
     assert 400 <= response.status_code < 500
     assert "error" in response.json()
+
+
+HOSTILE = [
+    ("mark_items", {"item_ids": "all", "action": "save"}),
+    ("mark_items", {"item_ids": [1], "action": "delete_everything"}),
+    ("mark_items", {"item_ids": list(range(1, 600)), "action": "read"}),
+    ("search_inbox", {"q": "x" * 100_000}),
+    ("search_inbox", {"limit": 10**12}),
+    ("search_inbox", {"from_date": "yesterday"}),
+    ("search_inbox", {"cursor": "../../etc/passwd"}),
+    ("read_item", {"item_id": -1}),
+    ("read_item", {"item_id": {"$gt": 0}}),
+    ("read_item", {}),
+    ("create_subscription", {"topic": "t" * 10_000}),
+    ("create_subscription", {"topic": "heat pumps", "schedule": "whenever you like"}),
+    ("create_subscription", {"topic": "heat pumps", "timezone": "Mars/Olympus_Mons"}),
+    ("create_subscription", {"topic": "x", "confirmation": "forged.token"}),
+    ("search_pool_items", {"terms": []}),
+    ("follow_topic", {"slug": "../admin"}),
+    ("estimate_cost", {"cron": "61 25 * * *"}),
+    ("no_such_tool", {}),
+]
+
+
+@pytest.mark.django_db
+def test_hostile_arguments_get_a_tool_error_never_a_crash(client, alice, now):
+    """Each hostile call is a tool error (or a JSON-RPC error) in bounded words, and changes
+    nothing. (Through the endpoint in-process: the transport itself is the live-server tests'.)"""
+    deliver(alice, now, "Databases", "PostgreSQL", ["PostgreSQL 18 released"])
+    token = token_of(alice)
+    for name, arguments in HOSTILE:
+        answer = rpc(client, token, "tools/call", {"name": name, "arguments": arguments})
+        if "error" in answer:  # refused by the protocol layer
+            text = answer["error"]["message"]
+        else:
+            assert answer["result"]["isError"], (name, arguments)
+            text = answer["result"]["content"][0]["text"]
+        assert text and "Traceback" not in text and len(text) < 5000, (name, text[:200])
+    assert Subscription.objects.filter(owner=alice).count() == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("authorization", [None, "Bearer tid_nope_nope", "Basic YTpi"])
+def test_no_valid_token_is_refused_in_the_error_shape(client, authorization):
+    headers = HEADERS | ({"Authorization": authorization} if authorization else {})
+    response = client.post(
+        "/mcp",
+        json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}),
+        content_type="application/json",
+        headers=headers,
+    )
+    assert response.status_code == 401
+    assert response.json()["error"]["code"] in ("not_authenticated", "authentication_failed")
