@@ -31,6 +31,9 @@ def test_a_new_address_is_copied_with_one_click(live_server, page):
     address = NewsletterAddress.objects.get(user__email="nora@example.com").address
     assert address in page.locator(".messages, main").first.inner_text()
 
+    # The copy script is deferred: on a busy machine a click right after the page commits can
+    # come before its listener is there.
+    page.wait_for_load_state("load")
     page.get_by_role("button", name="Copy").click()
     page.wait_for_function("() => document.querySelector('[data-copied]') !== null")
     assert page.evaluate("() => navigator.clipboard.readText()") == address
