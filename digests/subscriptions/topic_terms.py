@@ -161,6 +161,10 @@ class _Terms:
 
 
 def _latin_phrase(words: list[str], terms: _Terms) -> None:
+    # "writing better CSS" is about CSS: a verb that opens a phrase frames its object (a
+    # filler word may stand between them: the verb is then a phrase of its own).
+    while words and words[0].casefold() in _words("en_lead.txt"):
+        words = words[1:]
     if not words:
         return
     if len(words) <= LONG_PHRASE_WORDS:

@@ -27,8 +27,12 @@ from digests.subscriptions.topic_terms import MAX_TERMS, extract_terms
         ("news about the Ruby on Rails framework", ["Ruby on Rails framework", "Ruby on Rails"]),
         ("fan theories about Lord of the Rings", ["fan theories", "Lord of the Rings"]),
         ("serverless on AWS Lambda or Azure", ["serverless", "AWS Lambda", "Azure", "AWS"]),
-        # Evaluative words and framing verbs wrap a topic, they do not name it.
+        # Evaluative words and framing verbs wrap a topic, they do not name it; a verb that
+        # opens a phrase frames its object, as a phrase's head it names a thing.
         ("getting better at writing CSS", ["CSS"]),
+        ("writing better CSS for websites", ["CSS", "websites"]),
+        ("learning Rust", ["Rust"]),
+        ("technical writing", ["technical writing"]),
         ("What's New in the EU AI Act", ["EU AI Act", "AI Act", "EU", "AI"]),
         ("C++ and C# tooling", ["C++", "C# tooling", "C#"]),
     ],
