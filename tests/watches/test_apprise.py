@@ -151,3 +151,52 @@ def test_api_add_test_route_and_never_show_the_url(fixture_server, api, alice, w
         format="json",
     )
     assert wrong.status_code == 400 and "apprise_targets" in str(wrong.json())
+
+
+def test_the_subscription_edit_form_routes_briefs_to_chosen_targets(
+    fixture_server, client, alice, bob, now
+):
+    from django.urls import reverse
+
+    from digests.textwatch.models import AppriseRoute
+    from tests.digests.test_subscription_pages import edit, subscribe
+
+    client.force_login(alice)
+    subscription = subscribe(alice, now)
+    page = client.get(reverse("digests:edit", args=[subscription.pk])).content.decode()
+    assert "apprise_targets" not in page  # no targets: nothing to choose from
+
+    port = fixture_server.port
+    hook = apprise.add_target(alice, url=f"json://localhost:{port}/hook", label="Hook", now=now)
+    ntfy = apprise.add_target(alice, url=f"ntfy://localhost:{port}/news", label="Phone", now=now)
+    theirs = apprise.add_target(bob, url=f"json://localhost:{port}/bob", label="Bob", now=now)
+    page = client.get(reverse("digests:edit", args=[subscription.pk])).content.decode()
+    assert "Hook" in page and "Phone" in page and "Bob" not in page
+
+    saved = edit(client, subscription, apprise_targets=[str(hook.pk), str(ntfy.pk)])
+    assert saved.status_code == 302
+    routed = set(
+        AppriseRoute.objects.filter(subscription=subscription).values_list("target_id", flat=True)
+    )
+    assert routed == {hook.pk, ntfy.pk}
+    detail = client.get(reverse("digests:detail", args=[subscription.pk])).content.decode()
+    assert "Hook" in detail and "Phone" in detail
+    form = client.get(reverse("digests:edit", args=[subscription.pk])).context["form"]
+    assert sorted(form.initial["apprise_targets"]) == sorted([str(hook.pk), str(ntfy.pk)])
+
+    # Someone else's target is refused next to the field, and nothing changes.
+    refused = edit(client, subscription, name="Renamed", apprise_targets=[str(theirs.pk)])
+    assert refused.status_code == 200
+    assert 'id="field-apprise_targets"' in refused.content.decode()
+    assert refused.context["form"].errors["apprise_targets"]
+    subscription.refresh_from_db()
+    assert subscription.name == "Databases"
+
+    # Unticking all stops the routing; a refused settings change keeps the routes as they were.
+    edit(client, subscription, apprise_targets=[str(hook.pk)])
+    failed = edit(client, subscription, schedule_preset="advanced", cron="61 * * * *",
+                  apprise_targets=[])  # fmt: skip
+    assert failed.status_code == 200
+    assert set(AppriseRoute.objects.values_list("target_id", flat=True)) == {hook.pk}
+    edit(client, subscription)
+    assert not AppriseRoute.objects.exists()
