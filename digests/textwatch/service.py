@@ -34,7 +34,7 @@ from billing import limits
 from config.api.errors import ServiceRefusal
 from digests.delivery.brief import absolute_url
 from digests.models import MAX_ITEMS_HARD_CAP, Run, RunItem, Subscription
-from digests.textwatch import extract, rules
+from digests.textwatch import apprise, extract, rules
 from digests.textwatch.diffing import TextDiff, diff_texts
 from digests.textwatch.models import HISTORY_LIMIT, TextSnapshot, TextWatch
 from digests.watches.check_interval import MAX_CHECK_MINUTES, MIN_CHECK_MINUTES
@@ -598,3 +598,4 @@ def _hand_out(run: Run) -> None:
     from digests.delivery.service import hand_out_run
 
     hand_out_run(run.pk, tasks.enqueue_delivery)
+    apprise.hand_out_sends(run.pk, tasks.enqueue_apprise)

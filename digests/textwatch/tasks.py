@@ -15,3 +15,9 @@ def tick() -> dict:
         "checked": len(service.check_due(now=now)),
         "apprise": len(apprise.send_due(now=now)),
     }
+
+
+def send_run(run_id: int) -> int:
+    """A run's Apprise notifications, as soon as the run is committed (enqueued by
+    digests.tasks.enqueue_apprise); the tick's `send_due` retries what fails."""
+    return len(apprise.send_run(run_id, now=timezone.now()))

@@ -200,3 +200,28 @@ def test_the_subscription_edit_form_routes_briefs_to_chosen_targets(
     assert set(AppriseRoute.objects.values_list("target_id", flat=True)) == {hook.pk}
     edit(client, subscription)
     assert not AppriseRoute.objects.exists()
+
+
+def test_a_change_is_sent_right_away_and_the_tick_only_retries(
+    fixture_server, alice, now, watch, apprise_right_away
+):
+    fixture_server.add("/hook", "{}", Content_Type="application/json")
+    fixture_server.add("/flaky", "busy", status=503)
+    port = fixture_server.port
+    hook = apprise.add_target(alice, url=f"json://localhost:{port}/hook", label="Hook", now=now)
+    flaky = apprise.add_target(alice, url=f"json://localhost:{port}/flaky", label="Flaky", now=now)
+    apprise.set_routes(alice, watch.notifier, [hook.pk, flaky.pk])
+
+    fixture_server.add("/shop", page("8"), Content_Type="text/html")
+    assert service.check_watch(watch, now=now + HOUR).notified
+    # Sent by the run's own task, before any tick: the hook has it, the flaky one was tried.
+    assert [path for path, _h, _b in fixture_server.posts] == ["/hook", "/flaky"]
+    rows = {row.target_id: row for row in AppriseSend.objects.all()}
+    assert rows[hook.pk].status == "sent" and rows[hook.pk].attempts == 1
+    assert rows[flaky.pk].status == "pending" and rows[flaky.pk].attempts == 1
+    # The task again (delivered twice) sends nothing: what failed is the tick's to retry.
+    assert apprise.send_run(rows[hook.pk].run_id, now=now + HOUR) == []
+    fixture_server.add("/flaky", "{}")
+    [retried] = apprise.send_due(now=rows[flaky.pk].next_attempt_at)
+    assert retried.target_id == flaky.pk and retried.status == "sent"
+    assert len(fixture_server.posts) == 3
