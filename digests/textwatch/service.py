@@ -327,7 +327,11 @@ def update_watch(watch: TextWatch, data: dict, *, now: datetime) -> TextWatch:
     channels = clean.pop("notify")
     clean["name"] = clean["name"] or clean["url"]
     with transaction.atomic():
-        locked = TextWatch.objects.select_for_update().select_related("notifier").get(pk=watch.pk)
+        locked = (
+            TextWatch.objects.select_for_update(of=("self",))
+            .select_related("notifier")
+            .get(pk=watch.pk)
+        )
         timing_changed = (
             clean["check_interval_minutes"] != locked.check_interval_minutes
             or clean["start_at"] != locked.start_at
