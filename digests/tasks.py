@@ -34,6 +34,10 @@ def enqueue_apprise(run_id: int) -> bool:
     return _enqueue("digests.textwatch.tasks.send_run", run_id, group="deliveries")
 
 
+def enqueue_watch_check(watch_id: int) -> bool:
+    return _enqueue("digests.textwatch.tasks.check", watch_id, group="watches")
+
+
 def enqueue_run(run_id: int) -> bool:
     return _enqueue("digests.tasks.execute_run", run_id, group="runs")
 

@@ -429,8 +429,31 @@ def claim(watch_id: int, *, now: datetime) -> TextWatch | None:
     return watch if taken else None
 
 
+def hand_out_due(*, now: datetime, send, limit: int = DUE_BATCH) -> list[int]:
+    """Claim every watch that is due and give it to `send` (the tick: enqueue). Each check is
+    a task of its own, so a slow page holds one worker, not the tick and every watch behind
+    it, and the cluster's worker count bounds how many pages are fetched at once. A lost task
+    costs one check: the claim has already moved the watch an interval on."""
+    claimed = []
+    for pk in due_ids(now=now, limit=limit):
+        if claim(pk, now=now) is not None:
+            send(pk)
+            claimed.append(pk)
+    return claimed
+
+
+def check_claimed(watch_id: int, *, now: datetime) -> CheckOutcome | None:
+    """The task's check of a watch the tick claimed: none if it was paused, completed or
+    deleted in between."""
+    watch = TextWatch.objects.filter(
+        pk=watch_id, status__in=(TextWatch.Status.ACTIVE, TextWatch.Status.ERROR)
+    ).first()
+    return None if watch is None else check_watch(watch, now=now)
+
+
 def check_due(*, now: datetime, limit: int = DUE_BATCH) -> list[CheckOutcome]:
-    """Check every watch that is due (the worker's tick; time passed in)."""
+    """Check every watch that is due, one after another in this thread (tests, benchmarks,
+    `manage.py` without a queue; the tick hands them out instead: `hand_out_due`)."""
     outcomes = []
     for pk in due_ids(now=now, limit=limit):
         watch = claim(pk, now=now)

@@ -239,3 +239,35 @@ def test_console_edit_pause_resume_delete(serve, alice, client, now, django_asse
     gone = client.post(f"/watches/{watch.pk}/delete/", follow=True)
     assert not TextWatch.objects.exists()
     assert "stay in your Inbox" in gone.content.decode()
+
+
+# --- the tick ----------------------------------------------------------------------------------
+
+
+def test_the_tick_hands_each_due_watch_to_a_task_of_its_own(serve, alice, now):
+    url = serve(page())
+    shop, other = watch_of(alice, url, now), watch_of(alice, url, now, name="Other")
+    handed = []
+    claimed = service.hand_out_due(now=now + 2 * HOUR, send=handed.append)
+    assert sorted(claimed) == sorted(handed) == sorted([shop.pk, other.pk])
+    assert service.hand_out_due(now=now + 2 * HOUR, send=handed.append) == []  # not twice
+    service.pause_watch(other)  # paused after the tick handed it out: its task skips it
+    serve(page(price="3.00"))
+    assert service.check_claimed(shop.pk, now=now + 2 * HOUR).notified
+    assert service.check_claimed(other.pk, now=now + 2 * HOUR) is None
+    assert [item.title for item in items_of(alice)] == ["Changed: Shop"]
+
+
+def test_the_tick_task_checks_through_the_queue(fixture_server, serve, alice, now):
+    from digests.textwatch import tasks
+
+    url = serve(page())
+    broken = watch_of(alice, url, now, name="Broken")
+    fixture_server.add("/gone", "gone", status=404)
+    TextWatch.objects.filter(pk=broken.pk).update(url=fixture_server.url("/gone"))
+    watch_of(alice, url, now, name="Shop")
+    serve(page(price="4.00"))
+    # The test queue runs each check inline; one failing page does not stop the other.
+    assert tasks.tick()["handed_out"] == 2
+    assert [item.title for item in items_of(alice)] == ["Changed: Shop"]
+    assert TextWatch.objects.get(pk=broken.pk).error_count == 1
