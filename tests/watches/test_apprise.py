@@ -225,3 +225,28 @@ def test_a_change_is_sent_right_away_and_the_tick_only_retries(
     [retried] = apprise.send_due(now=rows[flaky.pk].next_attempt_at)
     assert retried.target_id == flaky.pk and retried.status == "sent"
     assert len(fixture_server.posts) == 3
+
+
+def test_a_brief_goes_to_its_targets_as_soon_as_its_run_commits(
+    fixture_server, alice, apprise_right_away
+):
+    from django.utils import timezone
+
+    from digests import tasks
+    from digests.subscriptions.service import request_manual_run
+    from tests.digests.delivery_helpers import add_items, subscribe
+
+    at = timezone.now()  # the task runs the brief on the worker's clock
+    fixture_server.add("/hook", "{}", Content_Type="application/json")
+    target = apprise.add_target(
+        alice, url=f"json://localhost:{fixture_server.port}/hook", label="Hook", now=at
+    )
+    subscription = subscribe(alice, at, email_enabled=False)
+    apprise.set_routes(alice, subscription, [target.pk])
+    add_items(at - timedelta(hours=1), "PostgreSQL 18 released")
+    run = request_manual_run(subscription, now=at)
+    assert tasks.execute_run(run.pk) == "succeeded"
+    # No tick has run: the run's task sent it.
+    [(path, _headers, body)] = fixture_server.posts
+    assert path == "/hook" and json.loads(body)["title"] == "PostgreSQL 18 released"
+    assert AppriseSend.objects.get().status == "sent"
