@@ -46,7 +46,7 @@ def test_every_operation_documents_its_errors_with_the_error_component(schema):
                 assert content == {"$ref": ERROR_REF}, (method, path, status)
         assert "Retry-After" in responses["429"]["headers"]
     error = schema["components"]["schemas"]["Error"]
-    assert error["properties"]["error"]["required"] == ["code", "message", "fields"]
+    assert error["properties"]["error"]["required"] == ["code", "message", "fields", "field_codes"]
 
 
 def test_request_bodies_refuse_undeclared_fields_and_are_their_own_components(schema):
