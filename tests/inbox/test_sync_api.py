@@ -98,7 +98,7 @@ def test_changes_are_read_page_by_page_at_a_constant_cost(
 
 
 def test_subscriptions_answer_those_edited_paused_or_delivered_since(api, alice, runs, now):
-    pg, rust = runs
+    pg, _rust = runs
     with time_machine.travel(now + timedelta(hours=2), tick=False):
         pause(pg.subscription)
     names = lambda r: [s["name"] for s in r.json()["results"]]  # noqa: E731
