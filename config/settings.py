@@ -376,6 +376,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.api.schema.document_errors_and_links",
+        "config.api.operations.summarize_operations",
         # What a subscription's webhook receives: `x-webhooks` (OpenAPI 3.1's `webhooks`).
         "digests.delivery.webhook_schema.document_webhooks",
     ],
