@@ -149,3 +149,24 @@ def test_the_parameter_is_given_once(api, runs, now):
     response = api.get(f"{SUBSCRIPTIONS}?updated_since={since(now)}&updated_since={since(now)}")
     assert response.status_code == 400
     assert response.json()["error"]["field_codes"] == {"updated_since": "duplicate"}
+
+
+def test_the_migration_dates_each_existing_state_by_its_latest_mark(alice, runs, now):
+    from importlib import import_module
+
+    from django.apps import apps
+
+    from inbox.models import UserContentState
+
+    migration = import_module("inbox.migrations.0010_content_state_updated_at")
+    first, second, third = runs[0].items.order_by("rank")
+    apply_bulk_action(alice, [first.pk], "read", now=now + timedelta(hours=1))
+    apply_bulk_action(alice, [first.pk], "save", now=now + timedelta(hours=5))
+    apply_bulk_action(alice, [second.pk], "not_interested", now=now + timedelta(hours=2))
+    states = UserContentState.objects.filter(user=alice)
+    states.update(updated_at=None)  # as the rows were before the migration
+    migration.backfill(apps, None)
+    by_hash = dict(states.values_list("canonical_url_hash", "updated_at"))
+    assert by_hash[first.canonical_url_hash] == now + timedelta(hours=5)
+    assert by_hash[second.canonical_url_hash] == now + timedelta(hours=2)
+    assert by_hash[third.canonical_url_hash] is None  # never marked: not a change
