@@ -112,6 +112,19 @@ FIELD_CODE_ALIASES: dict[str, str] = {
     "incorrect_type": "invalid",
     "does_not_exist": "invalid",
     "make_aware": "invalid",
+    "not_a_dict": "invalid",
+    "invalid_unicode": "invalid",
+    "incorrect_match": "invalid",
+    "no_match": "invalid",
+    "no_name": "invalid",
+    "invalid_image": "invalid",
+    "unique": "invalid",
+    "unique_for_date": "invalid",
+    "max_whole_digits": "out_of_range",
+    "max_decimal_places": "out_of_range",
+    "overflow": "out_of_range",
+    "null_characters_not_allowed": "bad_text",
+    "surrogate_characters_not_allowed": "bad_text",
 }
 
 

@@ -155,15 +155,8 @@ def _field_code_of(value) -> str:
     code = _first_code(value)
     if code is None and isinstance(value, list):
         # A list field's entries refused one by one ({"interests": [{"2": [...]}]}).
-        code = next(
-            (
-                c
-                for _m, c in (
-                    pair for v in value if isinstance(v, dict) for pair in _flatten(v).values()
-                )
-            ),
-            None,
-        )
+        nested = [c for v in value if isinstance(v, dict) for _m, c in _flatten(v).values()]
+        code = nested[0] if nested else None
     found = field_code(code)
     if found is None and code is not None:
         _declared(code, FIELD_CODES, "field error")

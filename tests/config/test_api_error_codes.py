@@ -147,3 +147,19 @@ def test_a_body_that_is_not_json_and_a_service_refusal_have_codes(alice):
     error = APIInputError({"url": "The site disallows it."}, code="robots_disallowed")
     body = errors.error_body(error.code, str(error.detail), error.fields, error.field_codes)
     assert body["error"]["field_codes"] == {"url": "refused"}
+
+
+def test_every_field_code_drf_can_give_is_said_in_the_declared_vocabulary():
+    from rest_framework import fields, relations, serializers
+
+    from config.api.error_codes import field_code
+
+    codes = {
+        code
+        for module in (fields, relations, serializers)
+        for cls in vars(module).values()
+        if isinstance(cls, type)
+        for code in getattr(cls, "default_error_messages", None) or {}
+    }
+    assert len(codes) > 25
+    assert sorted(code for code in codes if field_code(code) is None) == []
