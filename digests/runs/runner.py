@@ -892,7 +892,7 @@ def _execute(run: Run, attempt: int, *, now: datetime) -> bool:
             Subscription.objects.filter(pk=subscription.pk).update(last_run_at=now)
             if subscription.run_at and not subscription.cron:
                 Subscription.objects.filter(pk=subscription.pk).update(
-                    status=Subscription.Status.COMPLETED
+                    status=Subscription.Status.COMPLETED, updated_at=now
                 )
     except LeaseLost:
         logger.warning("run %s was reclaimed while attempt %s was on it", run_id, attempt)
