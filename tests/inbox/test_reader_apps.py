@@ -30,13 +30,23 @@ READING_LIST = "user/-/state/com.google/reading-list"
 READ = "user/-/state/com.google/read"
 STARRED = "user/-/state/com.google/starred"
 LONG = "tag:google.com,2005:reader/item/"
+BRIEFS = "feed/briefs"
+BRIEFS_FEVER = 2**40  # the Briefs feed's Fever id; brief items' ids are 2**40 + the run's id
 
 
-def deliver(user, now, name: str, interest: str, count: int):
+def deliver(user, now, name: str, interest: str, count: int, *, narrative: bool = False):
+    """A brief of `count` items; with `narrative`, its narrative is an item of its own too."""
     for n in range(count):
         add_item(f"{interest} note {n}", now=now, age_hours=n + 1)
     subscription = create_subscription(
-        user, {"name": name, "interests": [interest], "cron": "0 8 * * *"}, now=now
+        user,
+        {
+            "name": name,
+            "interests": [interest],
+            "cron": "0 8 * * *",
+            "narrative_enabled": narrative,
+        },
+        now=now,
     )
     return runner.execute_run(request_manual_run(subscription, now=now).pk, now=now)
 
@@ -102,7 +112,11 @@ def test_a_full_sync_ends_with_what_the_console_shows(client, alice, runs, now):
         assert len(app.token) == 57
         assert app.json("user-info")["userEmail"] == "alice@example.com"
         feeds = {s["title"]: s["id"] for s in app.json("subscription/list")["subscriptions"]}
-        assert feeds == {"PG": f"feed/{pg.subscription_id}", "Rust": f"feed/{rust.subscription_id}"}
+        assert feeds == {
+            "PG": f"feed/{pg.subscription_id}",
+            "Rust": f"feed/{rust.subscription_id}",
+            "Briefs": "feed/briefs",
+        }
         assert {"id": STARRED} in app.json("tag/list")["tags"]
         counts = {c["id"]: c["count"] for c in app.json("unread-count")["unreadcounts"]}
         assert counts == {feeds["PG"]: 4, feeds["Rust"]: 3, READING_LIST: 7}
@@ -265,7 +279,7 @@ MALFORMED = [
     ("stream/items/ids", {"s": READING_LIST, "ot": "-5"}, "ot:"),
     ("stream/items/ids", {"s": READING_LIST, "ot": "9" * 30}, "ot:"),
     ("stream/items/ids", {"s": READING_LIST, "r": "sideways"}, "r:"),
-    ("stream/items/ids", {"s": "user/-/label/news"}, "s:"),
+    ("stream/items/ids", {"s": "user/-/labels/news"}, "s:"),
     ("stream/items/ids", {}, "s:"),
     ("stream/items/ids", {"s": READING_LIST, "xt": "feed/x"}, "xt:"),
     ("stream/contents/feed/99999999999999999999999", {}, "s:"),
@@ -381,8 +395,8 @@ def test_a_fever_client_syncs_and_marks(alice, runs, now):
     assert fever()["auth"] == 1
     groups = fever("groups")
     feed_ids = {int(i) for i in groups["feeds_groups"][0]["feed_ids"].split(",")}
-    assert feed_ids == {pg.subscription_id, rust.subscription_id}
-    assert {f["title"] for f in fever("feeds")["feeds"]} == {"PG", "Rust"}
+    assert feed_ids == {pg.subscription_id, rust.subscription_id, BRIEFS_FEVER}
+    assert {f["title"] for f in fever("feeds")["feeds"]} == {"PG", "Rust", "Briefs"}
 
     unread = [int(i) for i in fever("unread_item_ids")["unread_item_ids"].split(",")]
     assert len(unread) == 7
