@@ -238,14 +238,14 @@ class _Selection:
 
     def page(self, item_rows, brief_rows) -> tuple[list, str | None]:
         """`n` rows and the continuation: `item_rows(qs, k)` and `brief_rows(qs, k)` give up to
-        k (id, row) pairs. Two queries at most, wherever the page falls."""
+        k (id, row) pairs. Both are always asked (for one row at least), so a page costs the
+        same two queries wherever it falls."""
         parts = [(self.items, item_rows), (self.briefs, brief_rows)]
         if not self.oldest_first:
             parts.reverse()
         rows: list = []
         for queryset, fetch in parts:
-            if len(rows) <= self.n:
-                rows += fetch(queryset, self.n + 1 - len(rows))
+            rows += fetch(queryset, max(1, self.n + 1 - len(rows)))
         more = len(rows) > self.n
         rows = rows[: self.n]
         return rows, (str(rows[-1][0]) if more else None)
@@ -370,7 +370,7 @@ def _contents(request, stream_id: str, rows: list, continuation: str | None):
     user = request.reader_token.user
     run_items = [row for row in rows if isinstance(row, RunItem)]
     with_states(user, run_items)
-    folders = labels.folders_by_subscription(user) if run_items else {}
+    folders = labels.folders_by_subscription(user)
     body = {
         "id": stream_id,
         "updated": int(timezone.now().timestamp()),
@@ -417,10 +417,9 @@ def stream_items_contents(request, user):
         r.pk: r
         for r in streams.with_subscription(RunItem.objects.filter(run__user=user, pk__in=wanted))
     }
-    brief_ids = [i - briefs.BASE for i in wanted if briefs.is_brief(i)]
-    if brief_ids:
-        runs = briefs.all_briefs(user).filter(pk__in=brief_ids).select_related("subscription")
-        found.update({briefs.item_id(run): run for run in runs})
+    # Always asked, so a request costs the same queries whatever mix of ids it names.
+    runs = briefs.all_briefs(user).filter(pk__in=[i - briefs.BASE for i in wanted])
+    found.update({briefs.item_id(run): run for run in runs.select_related("subscription")})
     return _contents(request, streams.READING_LIST, [found[i] for i in wanted if i in found], None)
 
 
