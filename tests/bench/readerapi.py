@@ -182,8 +182,9 @@ def run(size: str = "full") -> dict:
     baseline, baseline_items = _json_api(reader)
     first, first_items, headers = _greader_first(reader, password)
     fever, fever_items = _fever_first(reader, password)
-    # One more brief, delivered after the first sync, for the incremental one.
-    (later,) = _deliver(reader, PER_RUN, 900_000)
+    # One more brief, delivered after the first sync, for the incremental one; its items'
+    # URLs start past every other user's (user n's start at n × 100,000).
+    (later,) = _deliver(reader, PER_RUN, (OTHER_USERS[size] + 1) * 100_000)
     Run.objects.filter(pk=later.pk).update(
         scheduled_at=NOW + timedelta(hours=1), finished_at=NOW + timedelta(hours=1)
     )
