@@ -4,9 +4,10 @@ serve, which NetNewsWire, Reeder, ReadYou, FeedMe, Fluent Reader and others spea
 Log in with `accounts/ClientLogin` (Email + an app password); the answer's `Auth=` value is the
 app password itself, which the app sends back as `Authorization: GoogleLogin auth=…`. Feeds are
 the user's subscriptions (feed/<id>), items their deliveries; read and starred (= saved) are
-the Inbox's own states, changed through inbox.states. Errors: 401 "Unauthorized!" (with
-X-Reader-Google-Bad-Token), 400 with a plain-text message naming the parameter, 429 after too
-many bad passwords — never a 500 for bad input.
+the Inbox's own states, changed through inbox.states. The folders of the user's sources are
+labels (labels.py), and each brief's narrative is an item of the feed "Briefs" (briefs.py).
+Errors: 401 "Unauthorized!" (with X-Reader-Google-Bad-Token), 400 with a plain-text message
+naming the parameter, 429 after too many bad passwords — never a 500 for bad input.
 """
 
 from __future__ import annotations

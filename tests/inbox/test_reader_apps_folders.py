@@ -79,7 +79,7 @@ def test_folders_are_labels_with_their_subscriptions_and_items(alice, filed):
 
 
 def test_an_app_files_a_source_renames_and_deletes_folders(client, alice, filed):
-    pg, _rust, databases, (postgres, rust_feed) = filed
+    _pg, _rust, _databases, (postgres, rust_feed) = filed
     app = GReader("alice@example.com", app_password(alice))
     rust_stream = "feed/https://rust.example/feed"
     moved = app.post("subscription/edit", {"ac": "edit", "s": rust_stream, "a": LABEL + "Langs"})
