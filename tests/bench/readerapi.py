@@ -45,6 +45,10 @@ API = "/api/greader/reader/api/0/"
 READING_LIST = "user/-/state/com.google/reading-list"
 
 
+def _records_token_use(sql: str) -> bool:
+    return sql.startswith('UPDATE "inbox_apitoken"')
+
+
 class Meter:
     """Requests with their server time and query count, grouped by kind."""
 
@@ -60,7 +64,10 @@ class Meter:
             response = send()
             self.seconds += time.perf_counter() - started
         assert response.status_code == 200, (kind, response.content[:300])
-        self.queries.setdefault(kind, set()).add(len(captured.captured_queries))
+        # The app password's last use is recorded once a minute (inbox.tokens): a walk longer
+        # than that meets it on some page, which is not that page's cost.
+        queries = [q for q in captured.captured_queries if not _records_token_use(q["sql"])]
+        self.queries.setdefault(kind, set()).add(len(queries))
         self.requests += 1
         return response
 
