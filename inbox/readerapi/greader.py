@@ -151,7 +151,7 @@ def user_info(request, user):
     )
 
 
-def _feed(request, feed_id: str, title: str, url: str, categories: list[dict]) -> dict:
+def _feed(feed_id: str, title: str, url: str, categories: list[dict]) -> dict:
     return {
         "id": feed_id,
         "title": title,
@@ -173,7 +173,6 @@ def subscription_list(request, user):
     subscriptions = Subscription.objects.filter(owner=user).order_by("name", "id")
     feeds = [
         _feed(
-            request,
             f"{streams.FEED}{s.pk}",
             s.name,
             request.build_absolute_uri(reverse("digests:detail", args=[s.pk])),
@@ -182,7 +181,7 @@ def subscription_list(request, user):
         for s in subscriptions
     ]
     inbox = request.build_absolute_uri(reverse("inbox:index"))
-    feeds.append(_feed(request, briefs.FEED, briefs.title(), inbox, []))
+    feeds.append(_feed(briefs.FEED, briefs.title(), inbox, []))
     return JsonResponse({"subscriptions": feeds})
 
 
@@ -200,19 +199,17 @@ def _usec(moment) -> str:
 
 @_authenticated
 def unread_count(request, user):
-    rows = streams.unread_counts(user)
-    brief_count = briefs.unread(briefs.all_briefs(user)).aggregate(
-        count=Count("id"), newest=Max("finished_at")
+    """Unread items per subscription, unread briefs, and their sum: two queries."""
+    rows = [
+        {**row, "id": f"{streams.FEED}{row['run__subscription_id']}"}
+        for row in streams.unread_counts(user)
+    ]
+    unread_briefs = briefs.unread(briefs.all_briefs(user))
+    rows.append(
+        {"id": briefs.FEED, **unread_briefs.aggregate(count=Count("id"), newest=Max("finished_at"))}
     )
-    rows.append({"run__subscription_id": None, **brief_count})
     counts = [
-        {
-            "id": f"{streams.FEED}{row['run__subscription_id']}"
-            if row["run__subscription_id"]
-            else briefs.FEED,
-            "count": row["count"],
-            "newestItemTimestampUsec": _usec(row["newest"]),
-        }
+        {"id": row["id"], "count": row["count"], "newestItemTimestampUsec": _usec(row["newest"])}
         for row in rows
         if row["count"]
     ]
