@@ -229,6 +229,10 @@ class Run(LeasedWork):
     narrative_generator = models.CharField(
         max_length=64, blank=True, help_text=_("'template' or the LLM model that wrote it.")
     )
+    # The brief as one item in reading apps (inbox/readerapi/briefs.py): read and starred
+    # there, kept here because a brief is not a content item with a UserContentState.
+    narrative_read_at = models.DateTimeField(null=True, blank=True)
+    narrative_saved_at = models.DateTimeField(null=True, blank=True)
     input_tokens = models.PositiveIntegerField(default=0)
     output_tokens = models.PositiveIntegerField(default=0)
     candidates_count = models.PositiveIntegerField(default=0)

@@ -7,6 +7,7 @@ from ingest.models import (
     ContentItem,
     ContentItemSource,
     FetchLog,
+    Folder,
     InboundMessage,
     NewsletterAddress,
     SearchQueryPoll,
@@ -59,9 +60,16 @@ class SourceAdmin(admin.ModelAdmin):
 
 @admin.register(UserSource)
 class UserSourceAdmin(admin.ModelAdmin):
-    list_display = ["display_name", "user", "source", "added_at"]
+    list_display = ["display_name", "user", "source", "folder", "added_at"]
     search_fields = ["display_name", "user__email", "source__url"]
-    raw_id_fields = ["user", "source"]
+    raw_id_fields = ["user", "source", "folder"]
+
+
+@admin.register(Folder)
+class FolderAdmin(admin.ModelAdmin):
+    list_display = ["name", "user", "created_at"]
+    search_fields = ["name", "user__email"]
+    raw_id_fields = ["user"]
 
 
 @admin.register(FetchLog)

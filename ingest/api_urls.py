@@ -21,6 +21,8 @@ urlpatterns = [
         name="api-sources-list",
     ),
     path("sources/pages", api_pages.SavePageView.as_view(), name="api-sources-pages"),
+    path("folders", api.FolderListView.as_view(), name="api-folders"),
+    path("folders/<int:folder_id>", api.FolderDetailView.as_view(), name="api-folder"),
     path("packs", api.PackListView.as_view(), name="api-packs"),
     path("packs/<slug:key>/install", api.PackInstallView.as_view(), name="api-pack-install"),
 ]

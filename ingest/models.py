@@ -104,6 +104,27 @@ class Source(LeasedWork):
         return self.title or self.url
 
 
+class Folder(models.Model):
+    """A named group in a user's library (reading apps show it as a category or a group).
+    Each library entry is in at most one of its user's folders; deleting a folder leaves its
+    sources in the library, in no folder."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="folders"
+    )
+    name = models.CharField(max_length=100)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "name"], name="folder_unique_name"),
+        ]
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class UserSource(models.Model):
     """A user's own library of sources; removing one never deletes the shared Source."""
 
@@ -112,6 +133,10 @@ class UserSource(models.Model):
     )
     source = models.ForeignKey(Source, on_delete=models.CASCADE, related_name="followers")
     display_name = models.CharField(max_length=300, blank=True)
+    # Always one of the same user's folders (ingest/library/folders.py is the only writer).
+    folder = models.ForeignKey(
+        Folder, null=True, blank=True, on_delete=models.SET_NULL, related_name="entries"
+    )
     added_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -2,15 +2,22 @@
 Unread, FeedMe, ReadKit…).
 
 Every request POSTs `api_key` = md5("email:app password") and names what it wants in the
-query string (`?api&items&since_id=…`). Tidings has one group, "Tidings", holding every feed
-(subscription); items are deliveries, as in the Google Reader API. A wrong key answers
-`auth: 0` (the protocol's way), a malformed parameter 400 with `error` naming it.
+query string (`?api&items&since_id=…`). Feeds are subscriptions plus "Briefs"; items are
+deliveries, as in the Google Reader API, and briefs (inbox/readerapi/briefs.py). Each folder
+is a group (its id + 1) holding the subscriptions that read its sources (labels.py); group 1,
+"Tidings", holds the feeds in no folder and the Briefs feed. A wrong key answers `auth: 0`
+(the protocol's way), a malformed parameter 400 with `error` naming it.
+
+Briefs' ids are above every item's, so a client that walks `since_id` and keeps the highest
+id it saw would then skip the items that come later: briefs are served by `with_ids` and
+`max_id` (and listed in `unread_item_ids` and `saved_item_ids`), never in a `since_id` walk.
 """
 
 from __future__ import annotations
 
 import math
 
+from django.db import transaction
 from django.http import JsonResponse
 from django.urls import reverse
 from django.utils import timezone
@@ -18,15 +25,18 @@ from django.utils.html import format_html, linebreaks
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
-from digests.models import Subscription
+from digests.models import Run, Subscription
 from inbox.listing import InboxFilter, filtered_items, with_states
-from inbox.readerapi import auth, streams
+from inbox.readerapi import auth, briefs, labels, streams
 from inbox.readerapi.streams import ProtocolError
 from inbox.states import BulkActionError, apply_bulk_action, apply_to_items
 from inbox.tokens import authenticate_fever_key
+from ingest.models import Folder
 
 API_VERSION = 3
 GROUP_ID = 1
+# The Briefs feed's id: above any subscription's id, as brief item ids are above items'.
+BRIEFS_FEED_ID = briefs.BASE
 PAGE = 50
 MARKS = {"read": "read", "unread": "unread", "saved": "save", "unsaved": "unsave"}
 
@@ -51,73 +61,121 @@ def _ids(value: str, param: str) -> list[int]:
     return [streams.parse_int(p, param) for p in parts]
 
 
+def _group_id(folder_id: int) -> int:
+    return folder_id + GROUP_ID  # group 1 is "Tidings"
+
+
 def _groups(user) -> dict:
-    feed_ids = ",".join(
-        str(pk) for pk in Subscription.objects.filter(owner=user).values_list("pk", flat=True)
-    )
+    """One group per folder with the subscriptions reading its sources, and "Tidings" with
+    the rest and the Briefs feed: three queries whatever the number of feeds."""
+    filed = labels.folders_by_subscription(user)
+    members: dict[int, list[int]] = {GROUP_ID: []}
+    groups = [{"id": GROUP_ID, "title": "Tidings"}]
+    for folder in Folder.objects.filter(user=user):
+        groups.append({"id": _group_id(folder.pk), "title": folder.name})
+        members[_group_id(folder.pk)] = []
+    for pk in Subscription.objects.filter(owner=user).order_by("pk").values_list("pk", flat=True):
+        for folder_id, _name in filed.get(pk) or [(0, "")]:
+            members[_group_id(folder_id)].append(pk)
+    members[GROUP_ID].append(BRIEFS_FEED_ID)
     return {
-        "groups": [{"id": GROUP_ID, "title": "Tidings"}],
-        "feeds_groups": [{"group_id": GROUP_ID, "feed_ids": feed_ids}],
+        "groups": groups,
+        "feeds_groups": [
+            {"group_id": group, "feed_ids": ",".join(map(str, feed_ids))}
+            for group, feed_ids in members.items()
+            if feed_ids
+        ],
+    }
+
+
+def _feed(feed_id: int, title: str, url: str) -> dict:
+    return {
+        "id": feed_id,
+        "favicon_id": 0,
+        "title": title,
+        "url": url,
+        "site_url": url,
+        "is_spark": 0,
+        "last_updated_on_time": 0,
     }
 
 
 def _feeds(request, user) -> dict:
+    feeds = [
+        _feed(s.pk, s.name, request.build_absolute_uri(reverse("digests:detail", args=[s.pk])))
+        for s in Subscription.objects.filter(owner=user).order_by("name", "id")
+    ]
+    inbox = request.build_absolute_uri(reverse("inbox:index"))
+    return {"feeds": [*feeds, _feed(BRIEFS_FEED_ID, briefs.title(), inbox)]}
+
+
+def _item(r) -> dict:
     return {
-        "feeds": [
-            {
-                "id": s.pk,
-                "favicon_id": 0,
-                "title": s.name,
-                "url": request.build_absolute_uri(reverse("digests:detail", args=[s.pk])),
-                "site_url": request.build_absolute_uri(reverse("digests:detail", args=[s.pk])),
-                "is_spark": 0,
-                "last_updated_on_time": 0,
-            }
-            for s in Subscription.objects.filter(owner=user).order_by("name", "id")
-        ]
+        "id": r.pk,
+        "feed_id": r.subscription_id,
+        "title": r.title,
+        "author": r.source_name,
+        "html": str(
+            format_html("{}<p><em>{}</em></p>", linebreaks(r.summary, autoescape=True), r.reason)
+        ),
+        "url": r.url,
+        "is_saved": int(bool(r.state and r.state.saved_at)),
+        "is_read": int(bool(r.state and r.state.read_at)),
+        "created_on_time": _unix(r.delivered_at),
+    }
+
+
+def _brief(request, run) -> dict:
+    link = briefs.link(request, run)
+    return {
+        "id": briefs.item_id(run),
+        "feed_id": BRIEFS_FEED_ID,
+        "title": briefs.heading(run),
+        "author": "Tidings",
+        "html": briefs.html(run, link),
+        "url": link,
+        "is_saved": int(bool(run.narrative_saved_at)),
+        "is_read": int(bool(run.narrative_read_at)),
+        "created_on_time": _unix(run.finished_at),
     }
 
 
 def _items(request, user) -> dict:
-    """50 items: after `since_id` (oldest first), before `max_id` (newest first), or those
-    of `with_ids`; the oldest 50 without any."""
+    """50 items: after `since_id` (oldest first, items only), before `max_id` (newest
+    first: briefs, then items), or those of `with_ids`; the oldest 50 without any."""
     query = request.GET
     items = filtered_items(user, InboxFilter())
+    runs = briefs.all_briefs(user).none()
     if "with_ids" in query:
-        items = items.filter(pk__in=_ids(query["with_ids"], "with_ids")).order_by("pk")
+        wanted = _ids(query["with_ids"], "with_ids")
+        items = items.filter(pk__in=wanted).order_by("pk")
+        runs = briefs.all_briefs(user).filter(pk__in=[i - briefs.BASE for i in wanted])
+        runs = runs.order_by("pk")
     elif "max_id" in query:
-        items = items.filter(pk__lt=streams.parse_int(query["max_id"], "max_id")).order_by("-pk")
+        before = streams.parse_int(query["max_id"], "max_id")
+        items = items.filter(pk__lt=before).order_by("-pk")
+        runs = briefs.after(briefs.all_briefs(user), before, oldest_first=False).order_by("-pk")
     elif "since_id" in query:
         items = items.filter(pk__gt=streams.parse_int(query["since_id"], "since_id"))
         items = items.order_by("pk")
     else:
         items = items.order_by("pk")
-    rows = with_states(user, list(streams.with_subscription(items)[:PAGE]))
+    newest_first = "max_id" in query and "with_ids" not in query
+    rows = list(runs.select_related("subscription")[:PAGE]) if newest_first else []
+    rows += with_states(user, list(streams.with_subscription(items)[: PAGE - len(rows)]))
+    if not newest_first and len(rows) < PAGE:
+        rows += list(runs.select_related("subscription")[: PAGE - len(rows)])
     return {
-        "total_items": filtered_items(user, InboxFilter()).count(),
-        "items": [
-            {
-                "id": r.pk,
-                "feed_id": r.subscription_id,
-                "title": r.title,
-                "author": r.source_name,
-                "html": str(
-                    format_html(
-                        "{}<p><em>{}</em></p>", linebreaks(r.summary, autoescape=True), r.reason
-                    )
-                ),
-                "url": r.url,
-                "is_saved": int(bool(r.state and r.state.saved_at)),
-                "is_read": int(bool(r.state and r.state.read_at)),
-                "created_on_time": _unix(r.delivered_at),
-            }
-            for r in rows
-        ],
+        "total_items": filtered_items(user, InboxFilter()).count()
+        + briefs.all_briefs(user).count(),
+        "items": [_brief(request, r) if isinstance(r, Run) else _item(r) for r in rows],
     }
 
 
-def _id_list(items) -> str:
-    return ",".join(str(pk) for pk in items.order_by("pk").values_list("pk", flat=True))
+def _id_list(items, runs) -> str:
+    ids = list(items.order_by("pk").values_list("pk", flat=True))
+    ids += [briefs.BASE + pk for pk in runs.order_by("pk").values_list("pk", flat=True)]
+    return ",".join(map(str, ids))
 
 
 def _mark(request, user) -> None:
@@ -129,7 +187,10 @@ def _mark(request, user) -> None:
         if verb not in MARKS:
             raise ProtocolError(_("as: read, unread, saved or unsaved."))
         try:
-            apply_bulk_action(user, [target], MARKS[verb], now=now)
+            if briefs.is_brief(target):
+                briefs.mark(user, [target], MARKS[verb], now=now)
+            else:
+                apply_bulk_action(user, [target], MARKS[verb], now=now)
         except BulkActionError as exc:
             raise ProtocolError("id: " + exc.errors.get("ids", str(exc))) from None
         return
@@ -138,13 +199,25 @@ def _mark(request, user) -> None:
             _("mark: item (as read, unread, saved, unsaved), feed or group (as read).")
         )
     items = streams.unread(user, filtered_items(user, InboxFilter()))
+    runs = briefs.all_briefs(user)
     if kind == "feed":
         items = items.filter(run__subscription_id=target)
-    elif target not in (0, GROUP_ID):  # 0 is Fever's "Kindling", every feed
-        return
+        if target != BRIEFS_FEED_ID:
+            runs = runs.none()
+    elif target == GROUP_ID:  # "Tidings": the feeds in no folder, and the briefs
+        items = items.exclude(run__subscription_id__in=labels.subscription_ids(user))
+    elif target != 0:  # 0 is Fever's "Kindling", every feed
+        items = items.filter(
+            run__subscription_id__in=labels.subscription_ids(user, folder_id=target - GROUP_ID)
+        )
+        runs = runs.none()
     if "before" in data:
-        items = items.filter(delivered_at__lte=streams.parse_time(data["before"], "before"))
-    apply_to_items(user, items, "read", now=now)
+        before = streams.parse_time(data["before"], "before")
+        items = items.filter(delivered_at__lte=before)
+        runs = runs.filter(finished_at__lte=before)
+    with transaction.atomic():
+        apply_to_items(user, items, "read", now=now)
+        briefs.mark_read(runs, now=now)
 
 
 @csrf_exempt
@@ -181,9 +254,12 @@ def fever(request):
             body.update(_items(request, user))
         if "unread_item_ids" in query:
             items = streams.unread(user, filtered_items(user, InboxFilter()))
-            body["unread_item_ids"] = _id_list(items)
+            runs = briefs.unread(briefs.all_briefs(user))
+            body["unread_item_ids"] = _id_list(items, runs)
         if "saved_item_ids" in query:
-            body["saved_item_ids"] = _id_list(filtered_items(user, InboxFilter(show="saved")))
+            items = filtered_items(user, InboxFilter(show="saved"))
+            runs = briefs.in_stream(user, streams.STARRED)
+            body["saved_item_ids"] = _id_list(items, runs)
     except ProtocolError as exc:
         return _answer({"error": exc.message}, status=400)
     return _answer(body)

@@ -4,9 +4,10 @@ serve, which NetNewsWire, Reeder, ReadYou, FeedMe, Fluent Reader and others spea
 Log in with `accounts/ClientLogin` (Email + an app password); the answer's `Auth=` value is the
 app password itself, which the app sends back as `Authorization: GoogleLogin auth=…`. Feeds are
 the user's subscriptions (feed/<id>), items their deliveries; read and starred (= saved) are
-the Inbox's own states, changed through inbox.states. Errors: 401 "Unauthorized!" (with
-X-Reader-Google-Bad-Token), 400 with a plain-text message naming the parameter, 429 after too
-many bad passwords — never a 500 for bad input.
+the Inbox's own states, changed through inbox.states. The folders of the user's sources are
+labels (labels.py), and each brief's narrative is an item of the feed "Briefs" (briefs.py).
+Errors: 401 "Unauthorized!" (with X-Reader-Google-Bad-Token), 400 with a plain-text message
+naming the parameter, 429 after too many bad passwords — never a 500 for bad input.
 """
 
 from __future__ import annotations
@@ -14,10 +15,12 @@ from __future__ import annotations
 import hashlib
 import hmac
 import math
+from dataclasses import dataclass
 from functools import wraps
 
 from django.conf import settings
-from django.db.models import Q
+from django.db import transaction
+from django.db.models import Count, Max, Q, QuerySet
 from django.http import HttpResponse, JsonResponse
 from django.urls import reverse
 from django.utils import timezone
@@ -27,11 +30,19 @@ from django.views.decorators.csrf import csrf_exempt
 
 from digests.models import RunItem, Subscription
 from inbox.listing import with_states
-from inbox.readerapi import auth, streams
+from inbox.readerapi import auth, briefs, labels, streams
 from inbox.readerapi.streams import ProtocolError
 from inbox.states import MAX_BULK_ITEMS, BulkActionError, apply_bulk_action, apply_to_items
 from inbox.tokens import authenticate_app_password
+from ingest.library.folders import (
+    FolderError,
+    delete_folder,
+    folder_named,
+    move_source,
+    rename_folder,
+)
 from ingest.library.sources import SourceError, add_feed_by_url
+from ingest.models import Folder, UserSource
 
 DEFAULT_N = 20
 MAX_N_IDS = 10_000
@@ -140,29 +151,46 @@ def user_info(request, user):
     )
 
 
+def _feed(feed_id: str, title: str, url: str, categories: list[dict]) -> dict:
+    return {
+        "id": feed_id,
+        "title": title,
+        "categories": categories,
+        "url": url,
+        "htmlUrl": url,
+        "iconUrl": "",
+    }
+
+
+def _category(name: str) -> dict:
+    return {"id": labels.label_id(name), "label": name}
+
+
 @_authenticated
 def subscription_list(request, user):
+    """The subscriptions, each in the folders of its sources, then the Briefs feed."""
+    folders = labels.folders_by_subscription(user)
     subscriptions = Subscription.objects.filter(owner=user).order_by("name", "id")
-    return JsonResponse(
-        {
-            "subscriptions": [
-                {
-                    "id": f"{streams.FEED}{s.pk}",
-                    "title": s.name,
-                    "categories": [],
-                    "url": request.build_absolute_uri(reverse("digests:detail", args=[s.pk])),
-                    "htmlUrl": request.build_absolute_uri(reverse("digests:detail", args=[s.pk])),
-                    "iconUrl": "",
-                }
-                for s in subscriptions
-            ]
-        }
-    )
+    feeds = [
+        _feed(
+            f"{streams.FEED}{s.pk}",
+            s.name,
+            request.build_absolute_uri(reverse("digests:detail", args=[s.pk])),
+            [_category(name) for _id, name in folders.get(s.pk, [])],
+        )
+        for s in subscriptions
+    ]
+    inbox = request.build_absolute_uri(reverse("inbox:index"))
+    feeds.append(_feed(briefs.FEED, briefs.title(), inbox, []))
+    return JsonResponse({"subscriptions": feeds})
 
 
 @_authenticated
 def tag_list(request, user):
-    return JsonResponse({"tags": [{"id": streams.STARRED}, {"id": streams.READ}]})
+    folders = Folder.objects.filter(user=user).values_list("name", flat=True)
+    tags = [{"id": streams.STARRED}, {"id": streams.READ}]
+    tags += [{"id": labels.label_id(name), "type": "folder"} for name in folders]
+    return JsonResponse({"tags": tags})
 
 
 def _usec(moment) -> str:
@@ -171,16 +199,21 @@ def _usec(moment) -> str:
 
 @_authenticated
 def unread_count(request, user):
-    rows = streams.unread_counts(user)
-    counts = [
-        {
-            "id": f"{streams.FEED}{row['run__subscription_id']}",
-            "count": row["count"],
-            "newestItemTimestampUsec": _usec(row["newest"]),
-        }
-        for row in rows
+    """Unread items per subscription, unread briefs, and their sum: two queries."""
+    rows = [
+        {**row, "id": f"{streams.FEED}{row['run__subscription_id']}"}
+        for row in streams.unread_counts(user)
     ]
-    newest = max((row["newest"] for row in rows), default=None)
+    unread_briefs = briefs.unread(briefs.all_briefs(user))
+    rows.append(
+        {"id": briefs.FEED, **unread_briefs.aggregate(count=Count("id"), newest=Max("finished_at"))}
+    )
+    counts = [
+        {"id": row["id"], "count": row["count"], "newestItemTimestampUsec": _usec(row["newest"])}
+        for row in rows
+        if row["count"]
+    ]
+    newest = max((row["newest"] for row in rows if row["newest"]), default=None)
     counts.append(
         {
             "id": streams.READING_LIST,
@@ -191,18 +224,50 @@ def unread_count(request, user):
     return JsonResponse({"max": MAX_N_IDS, "unreadcounts": counts})
 
 
-def _selection(request, user, stream_id: str, *, max_n: int):
-    """A stream's items after the filters (xt, it, ot, nt), one page of `n` from the
-    continuation `c`, newest first (oldest first with r=o). Returns (items, continuation)."""
+@dataclass
+class _Selection:
+    """A stream's Inbox items and briefs after the filters, in the walk's order, from the
+    continuation on. Newest first, the briefs (the higher ids) come before the items."""
+
+    items: QuerySet
+    briefs: QuerySet
+    n: int
+    oldest_first: bool
+
+    def page(self, item_rows, brief_rows) -> tuple[list, str | None]:
+        """`n` rows and the continuation: `item_rows(qs, k)` and `brief_rows(qs, k)` give up to
+        k (id, row) pairs. Both are always asked (for one row at least), so a page costs the
+        same two queries wherever it falls."""
+        parts = [(self.items, item_rows), (self.briefs, brief_rows)]
+        if not self.oldest_first:
+            parts.reverse()
+        rows: list = []
+        for queryset, fetch in parts:
+            rows += fetch(queryset, max(1, self.n + 1 - len(rows)))
+        more = len(rows) > self.n
+        rows = rows[: self.n]
+        return rows, (str(rows[-1][0]) if more else None)
+
+
+def _selection(request, user, stream_id: str, *, max_n: int) -> _Selection:
+    """A stream's items and briefs after the filters (xt, it, ot, nt), `n` of them from the
+    continuation `c`, newest first (oldest first with r=o)."""
     items = streams.stream_items(user, stream_id)
+    runs = briefs.in_stream(user, stream_id)
     for excluded in _params(request, "xt"):
         items = streams.exclude_stream(user, items, excluded)
+        runs = briefs.exclude_stream(user, runs, excluded)
     for included in _params(request, "it"):
         items = streams.include_stream(user, items, included)
+        runs = briefs.include_stream(user, runs, included)
     if _param(request, "ot"):
-        items = items.filter(delivered_at__gte=streams.parse_time(_param(request, "ot"), "ot"))
+        since = streams.parse_time(_param(request, "ot"), "ot")
+        items = items.filter(delivered_at__gte=since)
+        runs = briefs.delivered_between(runs, since=since)
     if _param(request, "nt"):
-        items = items.filter(delivered_at__lt=streams.parse_time(_param(request, "nt"), "nt"))
+        before = streams.parse_time(_param(request, "nt"), "nt")
+        items = items.filter(delivered_at__lt=before)
+        runs = briefs.delivered_between(runs, before=before)
     n = streams.parse_int(_param(request, "n", str(DEFAULT_N)), "n", minimum=1, maximum=max_n)
     oldest_first = _param(request, "r") == "o"
     if _param(request, "r") not in ("", "o", "n", "d"):
@@ -210,36 +275,35 @@ def _selection(request, user, stream_id: str, *, max_n: int):
     if _param(request, "c"):
         after = streams.parse_int(_param(request, "c"), "c")
         items = items.filter(Q(pk__gt=after) if oldest_first else Q(pk__lt=after))
-    return items.order_by("pk" if oldest_first else "-pk"), n
-
-
-def _page(items, n: int) -> tuple[list, str | None]:
-    rows = list(items[: n + 1])
-    more = len(rows) > n
-    rows = rows[:n]
-    return rows, (str(rows[-1].pk) if more else None)
+        runs = briefs.after(runs, after, oldest_first=oldest_first)
+    order = "pk" if oldest_first else "-pk"
+    return _Selection(items.order_by(order), runs.order_by(order), n, oldest_first)
 
 
 @_authenticated
 def stream_item_ids(request, user):
-    stream_id = _param(request, "s")
-    items, n = _selection(request, user, stream_id, max_n=MAX_N_IDS)
-    rows = list(items.values_list("pk", "delivered_at")[: n + 1])
-    more = len(rows) > n
-    rows = rows[:n]
+    selection = _selection(request, user, _param(request, "s"), max_n=MAX_N_IDS)
+    rows, continuation = selection.page(
+        lambda items, k: [(pk, at) for pk, at in items.values_list("pk", "delivered_at")[:k]],
+        lambda runs, k: [
+            (briefs.BASE + pk, at) for pk, at in runs.values_list("pk", "finished_at")[:k]
+        ],
+    )
     body = {
         "itemRefs": [
             {"id": str(pk), "directStreamIds": [], "timestampUsec": _usec(at)} for pk, at in rows
         ]
     }
-    if more:
-        body["continuation"] = str(rows[-1][0])
+    if continuation:
+        body["continuation"] = continuation
     return JsonResponse(body)
 
 
-def _item(request, run_item) -> dict:
+def _item(request, run_item, folders: dict) -> dict:
     state = run_item.state
-    categories = [streams.READING_LIST, f"{streams.FEED}{run_item.subscription_id}"]
+    feed = f"{streams.FEED}{run_item.subscription_id}"
+    categories = [streams.READING_LIST, feed]
+    categories += [labels.label_id(name) for _id, name in folders.get(run_item.subscription_id, [])]
     if state and state.read_at:
         categories.append(streams.READ)
     if state and state.saved_at:
@@ -259,7 +323,7 @@ def _item(request, run_item) -> dict:
         "alternate": [{"href": run_item.url, "type": "text/html"}],
         "categories": categories,
         "origin": {
-            "streamId": f"{streams.FEED}{run_item.subscription_id}",
+            "streamId": feed,
             "title": run_item.subscription_name,
             "htmlUrl": request.build_absolute_uri(
                 reverse("digests:detail", args=[run_item.subscription_id])
@@ -270,11 +334,48 @@ def _item(request, run_item) -> dict:
     }
 
 
-def _contents(request, stream_id: str, run_items: list, continuation: str | None):
+def _brief(request, run) -> dict:
+    """A brief as one item: its narrative as the content, the run's page as the link."""
+    link = briefs.link(request, run)
+    categories = [streams.READING_LIST, briefs.FEED]
+    if run.narrative_read_at:
+        categories.append(streams.READ)
+    if run.narrative_saved_at:
+        categories.append(streams.STARRED)
+    return {
+        "id": streams.long_id(briefs.item_id(run)),
+        "crawlTimeMsec": str(int(run.finished_at.timestamp() * 1000)),
+        "timestampUsec": _usec(run.finished_at),
+        "published": int(run.finished_at.timestamp()),
+        "updated": int(run.finished_at.timestamp()),
+        "title": briefs.heading(run),
+        "canonical": [{"href": link}],
+        "alternate": [{"href": link, "type": "text/html"}],
+        "categories": categories,
+        "origin": {
+            "streamId": briefs.FEED,
+            "title": briefs.title(),
+            "htmlUrl": request.build_absolute_uri(reverse("inbox:index")),
+        },
+        "summary": {"direction": "ltr", "content": briefs.html(run, link)},
+        "author": "Tidings",
+    }
+
+
+def _contents(request, stream_id: str, rows: list, continuation: str | None):
+    """Items and briefs (mixed, in order) as Reader items: a page's states and folders are
+    read once each, whatever its length."""
+    user = request.reader_token.user
+    run_items = [row for row in rows if isinstance(row, RunItem)]
+    with_states(user, run_items)
+    folders = labels.folders_by_subscription(user)
     body = {
         "id": stream_id,
         "updated": int(timezone.now().timestamp()),
-        "items": [_item(request, r) for r in with_states(request.reader_token.user, run_items)],
+        "items": [
+            _item(request, row, folders) if isinstance(row, RunItem) else _brief(request, row)
+            for row in rows
+        ],
     }
     if continuation:
         body["continuation"] = continuation
@@ -284,9 +385,14 @@ def _contents(request, stream_id: str, run_items: list, continuation: str | None
 @_authenticated
 def stream_contents(request, user, stream_id: str = ""):
     stream_id = stream_id or _param(request, "s")
-    items, n = _selection(request, user, stream_id, max_n=MAX_N_CONTENTS)
-    run_items, continuation = _page(streams.with_subscription(items), n)
-    return _contents(request, streams.normalize(stream_id), run_items, continuation)
+    selection = _selection(request, user, stream_id, max_n=MAX_N_CONTENTS)
+    rows, continuation = selection.page(
+        lambda items, k: [(r.pk, r) for r in streams.with_subscription(items)[:k]],
+        lambda runs, k: [(briefs.item_id(r), r) for r in runs.select_related("subscription")[:k]],
+    )
+    return _contents(
+        request, streams.normalize(stream_id), [row for _id, row in rows], continuation
+    )
 
 
 def _item_ids(request) -> list[int]:
@@ -309,6 +415,9 @@ def stream_items_contents(request, user):
         r.pk: r
         for r in streams.with_subscription(RunItem.objects.filter(run__user=user, pk__in=wanted))
     }
+    # Always asked, so a request costs the same queries whatever mix of ids it names.
+    runs = briefs.all_briefs(user).filter(pk__in=[i - briefs.BASE for i in wanted])
+    found.update({briefs.item_id(run): run for run in runs.select_related("subscription")})
     return _contents(request, streams.READING_LIST, [found[i] for i in wanted if i in found], None)
 
 
@@ -329,9 +438,16 @@ def edit_tag(request, user):
             actions.append(action)
     if not actions:
         raise ProtocolError(_("a or r: give a tag to add or remove."))
+    brief_ids = [i for i in ids if briefs.is_brief(i)]
+    item_ids = [i for i in ids if not briefs.is_brief(i)]
+    now = timezone.now()
     try:
-        for action in actions:
-            apply_bulk_action(user, ids, action, now=timezone.now())
+        with transaction.atomic():
+            for action in actions:
+                if item_ids:
+                    apply_bulk_action(user, item_ids, action, now=now)
+                if brief_ids:
+                    briefs.mark(user, brief_ids, action, now=now)
     except BulkActionError as exc:
         raise ProtocolError("i: " + exc.errors.get("ids", str(exc))) from None
     return _text("OK")
@@ -342,31 +458,70 @@ def mark_all_as_read(request, user):
     """Everything unread in the stream, delivered at or before `ts` (microseconds) if given."""
     if request.method != "POST":
         return _text(_("POST s (the stream) and optionally ts."), status=405)
-    items = streams.unread(user, streams.stream_items(user, _param(request, "s")))
+    stream_id = _param(request, "s")
+    items = streams.unread(user, streams.stream_items(user, stream_id))
+    runs = briefs.in_stream(user, stream_id)
     if _param(request, "ts"):
-        items = items.filter(
-            delivered_at__lte=streams.parse_time(_param(request, "ts"), "ts", micro=True)
-        )
-    apply_to_items(user, items, "read", now=timezone.now())
+        until = streams.parse_time(_param(request, "ts"), "ts", micro=True)
+        items = items.filter(delivered_at__lte=until)
+        runs = runs.filter(finished_at__lte=until)
+    now = timezone.now()
+    with transaction.atomic():
+        apply_to_items(user, items, "read", now=now)
+        briefs.mark_read(runs, now=now)
     return _text("OK")
+
+
+def _label(request, value: str, param: str) -> str:
+    """The folder name of a label a= or r= names (user/-/label/NAME, or user/<id>/…)."""
+    name = labels.label_name(streams.normalize(value))
+    if name is None:
+        raise ProtocolError(
+            _("%(param)s: a folder, %(label)s<name>, not %(value)s.")
+            % {"param": param, "label": labels.LABEL, "value": repr(value[:100])}
+        )
+    return name
+
+
+def _file(user, entry, request, *, now) -> None:
+    """Apply the request's a= (into that folder, made if new) and r= (out of it) labels to a
+    library entry. A source is in one folder at most: the last a= wins."""
+    for value in _params(request, "r"):
+        name = _label(request, value, "r")
+        if entry.folder_id and entry.folder.name == name:
+            entry = move_source(user, entry.pk, None)
+    for value in _params(request, "a"):
+        folder = folder_named(user, _label(request, value, "a"), now=now, field="a")
+        entry = move_source(user, entry.pk, folder.pk)
+
+
+def _source_stream(entry) -> str:
+    return f"{streams.FEED}{entry.source.url}"
 
 
 def _add_source(request, user, url: str, param: str) -> JsonResponse:
     """A feed URL from the app joins the user's source library through the console's own
-    service (fetched and checked by the safe client). Its items reach the app through the
-    subscriptions that read it, so its stream (feed/<url>) is empty on its own."""
+    service (fetched and checked by the safe client), in the folder a= names if any. Its
+    items reach the app through the subscriptions that read it, so its stream (feed/<url>)
+    is empty on its own."""
     url = url.strip().removeprefix(streams.FEED)
     if not url:
         raise ProtocolError(_("%(param)s: give the feed's URL.") % {"param": param})
+    for value in _params(request, "a"):
+        _label(request, value, "a")  # refused before anything is fetched or added
+    now = timezone.now()
     try:
-        added = add_feed_by_url(user, url, now=timezone.now())
+        added = add_feed_by_url(user, url, now=now, display_name=_param(request, "t")[:300])
+        _file(user, added.user_source, request, now=now)
     except SourceError as exc:
         raise ProtocolError(f"{param}: {exc.message}") from None
+    except FolderError as exc:
+        raise ProtocolError(f"{exc.field}: {exc.message}") from None
     return JsonResponse(
         {
             "query": url,
             "numResults": 1,
-            "streamId": f"{streams.FEED}{url}",
+            "streamId": _source_stream(added.user_source),
             "streamName": str(added.user_source.display_name),
         }
     )
@@ -379,14 +534,83 @@ def subscription_quickadd(request, user):
     return _add_source(request, user, _param(request, "quickadd"), "quickadd")
 
 
+def _library_entry(user, stream_id: str):
+    """The library entry a feed/<url> stream names (None when it names a subscription)."""
+    url = streams.normalize(stream_id).removeprefix(streams.FEED)
+    if not url.startswith(("http://", "https://")):
+        return None
+    entry = UserSource.objects.filter(user=user, source__url=url).select_related("folder").first()
+    if entry is None:
+        raise ProtocolError(
+            _("s: no source with that address in your library, %(value)s.")
+            % {"value": repr(stream_id[:100])}
+        )
+    return entry
+
+
 @_authenticated
 def subscription_edit(request, user):
-    """ac=subscribe adds a source as quickadd does; renaming, moving and unsubscribing are
-    Tidings subscriptions' business, done in Tidings itself."""
+    """ac=subscribe adds a source as quickadd does; ac=edit files a library source (s=feed/
+    <its URL>) into a folder (a=user/-/label/NAME) or out of one (r=). A subscription is in
+    the folders of its sources, so it is not filed itself; renaming and unsubscribing are
+    Tidings' business, done in Tidings itself."""
     if request.method != "POST":
         return _text(_("POST ac and s."), status=405)
-    if _param(request, "ac") == "subscribe":
+    action = _param(request, "ac")
+    if action == "subscribe":
         return _add_source(request, user, _param(request, "s"), "s")
+    if action == "edit" and (_params(request, "a") or _params(request, "r")):
+        entry = _library_entry(user, _param(request, "s"))
+        if entry is None:
+            raise ProtocolError(
+                _(
+                    "s: a subscription is shown in the folders of its sources; put those in "
+                    "folders on Tidings' Sources page, or give a source's feed/<URL>."
+                )
+            )
+        try:
+            with transaction.atomic():
+                _file(user, entry, request, now=timezone.now())
+        except FolderError as exc:
+            raise ProtocolError(f"{exc.field}: {exc.message}") from None
+        return _text("OK")
     raise ProtocolError(
-        _("ac: only subscribe; rename or remove subscriptions on Tidings' Subscriptions page.")
+        _(
+            "ac: subscribe, or edit with a or r (a folder); rename or remove subscriptions "
+            "on Tidings' Subscriptions page."
+        )
     )
+
+
+def _folder_of(user, request, param: str):
+    name = _label(request, _param(request, param), param)
+    folder = Folder.objects.filter(user=user, name=name).first()
+    if folder is None:
+        raise ProtocolError(
+            _("%(param)s: you have no folder named %(name)s.") % {"param": param, "name": name}
+        )
+    return folder
+
+
+@_authenticated
+def rename_tag(request, user):
+    """Rename a folder: s (the label) to dest (the new label)."""
+    if request.method != "POST":
+        return _text(_("POST s and dest."), status=405)
+    folder = _folder_of(user, request, "s")
+    try:
+        rename_folder(
+            user, folder.pk, _label(request, _param(request, "dest"), "dest"), field="dest"
+        )
+    except FolderError as exc:
+        raise ProtocolError(f"{exc.field}: {exc.message}") from None
+    return _text("OK")
+
+
+@_authenticated
+def disable_tag(request, user):
+    """Delete a folder (s, the label); its sources stay in the library."""
+    if request.method != "POST":
+        return _text(_("POST s."), status=405)
+    delete_folder(user, _folder_of(user, request, "s").pk)
+    return _text("OK")

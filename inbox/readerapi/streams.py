@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from inbox.listing import InboxFilter, filtered_items
 from inbox.models import UserContentState
+from inbox.readerapi import labels
 
 STATE = "user/-/state/com.google/"
 READING_LIST = STATE + "reading-list"
@@ -23,6 +24,7 @@ STARRED = STATE + "starred"
 READ = STATE + "read"
 KEPT_UNREAD = STATE + "kept-unread"
 FEED = "feed/"
+BRIEFS_FEED = FEED + "briefs"  # the briefs' own feed (inbox/readerapi/briefs.py)
 LONG_ID = "tag:google.com,2005:reader/item/"
 _USER = re.compile(r"^user/[0-9]+/")
 _LONG_ID = re.compile(r"[0-9a-fA-F]{1,16}")
@@ -60,6 +62,13 @@ def stream_items(user, stream_id: str, *, param: str = "s"):
         return filtered_items(user, InboxFilter(show="saved"))
     if stream_id == READ:
         return filtered_items(user, InboxFilter()).filter(_read_state(user))
+    if stream_id == BRIEFS_FEED:
+        return filtered_items(user, InboxFilter()).none()  # briefs only, no Inbox items
+    name = labels.label_name(stream_id)
+    if name is not None:
+        # A folder: the subscriptions reading its sources (inbox/readerapi/labels.py).
+        subscriptions = labels.subscription_ids(user, name=name)
+        return filtered_items(user, InboxFilter()).filter(run__subscription_id__in=subscriptions)
     if stream_id.startswith((FEED + "http://", FEED + "https://")):
         # A source added by the app (subscription/quickadd): it delivers through the
         # subscriptions that read it, not as a stream of its own.
@@ -72,7 +81,7 @@ def stream_items(user, stream_id: str, *, param: str = "s"):
     raise ProtocolError(
         _(
             "%(param)s: unknown stream %(stream)s; "
-            "use %(reading)s, %(starred)s, %(read)s or feed/<id>."
+            "use %(reading)s, %(starred)s, %(read)s, feed/<id> or user/-/label/<folder>."
         )
         % {
             "param": param,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.db.models import Count
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -25,6 +26,13 @@ from config.api.serializers import (
     read_body,
 )
 from inbox.idempotency import idempotent
+from ingest.library.folders import (
+    FolderError,
+    create_folder,
+    delete_folder,
+    move_source,
+    rename_folder,
+)
 from ingest.library.opml import (
     MAX_OPML_BYTES,
     OPML_CONTENT_TYPE,
@@ -35,7 +43,7 @@ from ingest.library.opml import (
 )
 from ingest.library.packs import PackError, install_pack, pack_states
 from ingest.library.sources import SourceError, add_feed_by_url, remove_from_library
-from ingest.models import UserSource
+from ingest.models import Folder, UserSource
 
 
 class LibrarySourceSerializer(ResponseModelSerializer):
@@ -47,6 +55,10 @@ class LibrarySourceSerializer(ResponseModelSerializer):
     last_refresh_at = serializers.DateTimeField(source="source.last_refresh_at", allow_null=True)
     next_refresh_at = serializers.DateTimeField(source="source.next_refresh_at", allow_null=True)
     last_error = serializers.CharField(source="source.last_error")
+    folder = serializers.IntegerField(
+        source="folder_id", allow_null=True, help_text="The folder it is in, or null."
+    )
+    folder_name = serializers.SerializerMethodField()
 
     class Meta:
         model = UserSource
@@ -54,6 +66,8 @@ class LibrarySourceSerializer(ResponseModelSerializer):
             "id",
             "source_id",
             "display_name",
+            "folder",
+            "folder_name",
             "type",
             "url",
             "title",
@@ -63,6 +77,9 @@ class LibrarySourceSerializer(ResponseModelSerializer):
             "last_error",
             "added_at",
         ]
+
+    def get_folder_name(self, entry) -> str | None:
+        return entry.folder.name if entry.folder_id else None
 
 
 class AddSourceSerializer(StrictSerializer):
@@ -74,7 +91,7 @@ class SourceListView(ListAPIView):
     serializer_class = LibrarySourceSerializer
 
     def get_queryset(self):
-        return UserSource.objects.filter(user=self.request.user).select_related("source")
+        return UserSource.objects.filter(user=self.request.user).select_related("source", "folder")
 
     @extend_schema(
         request=AddSourceSerializer,
@@ -101,16 +118,108 @@ class SourceListView(ListAPIView):
         )
 
 
+class MoveSourceSerializer(StrictSerializer):
+    folder = serializers.IntegerField(
+        allow_null=True, min_value=1, help_text="One of your folders' ids, or null for none."
+    )
+
+
 class SourceDetailView(APIView):
     @extend_schema(responses=LibrarySourceSerializer)
     def get(self, request, user_source_id: int):
         user_source = get_object_or_404(UserSource, pk=user_source_id, user=request.user)
         return Response(LibrarySourceSerializer(user_source).data)
 
+    @extend_schema(
+        request=MoveSourceSerializer,
+        responses=LibrarySourceSerializer,
+        description="Move the source into one of your folders (`folder`: its id) or out of "
+        "any (`null`).",
+    )
+    def patch(self, request, user_source_id: int):
+        get_object_or_404(UserSource, pk=user_source_id, user=request.user)
+        data = read_body(MoveSourceSerializer, request)
+        try:
+            entry = move_source(request.user, user_source_id, data["folder"])
+        except FolderError as exc:
+            raise APIInputError({"folder": exc.message}, code=exc.code) from None
+        return Response(LibrarySourceSerializer(entry).data)
+
     @extend_schema(responses={204: None})
     def delete(self, request, user_source_id: int):
         get_object_or_404(UserSource, pk=user_source_id, user=request.user)
         remove_from_library(request.user, user_source_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# --- Folders ------------------------------------------------------------------------------------
+
+
+class FolderSerializer(ResponseModelSerializer):
+    source_count = serializers.IntegerField(help_text="How many library sources it holds.")
+
+    class Meta:
+        model = Folder
+        fields = ["id", "name", "source_count", "created_at"]
+
+
+class FolderInputSerializer(StrictSerializer):
+    name = StrictCharField(max_length=100, help_text="Unique among your folders.")
+
+
+def _folders(user):
+    return Folder.objects.filter(user=user).annotate(source_count=Count("entries"))
+
+
+def _folder_input_error(exc: FolderError) -> APIInputError:
+    return APIInputError({exc.field: exc.message}, code=exc.code)
+
+
+class FolderListView(ListAPIView):
+    serializer_class = FolderSerializer
+
+    def get_queryset(self):
+        return _folders(self.request.user)
+
+    @extend_schema(request=FolderInputSerializer, responses={201: FolderSerializer})
+    def post(self, request):
+        data = read_body(FolderInputSerializer, request)
+        try:
+            folder = create_folder(request.user, data["name"], now=timezone.now())
+        except FolderError as exc:
+            raise _folder_input_error(exc) from None
+        return created(
+            request,
+            FolderSerializer(_folders(request.user).get(pk=folder.pk)).data,
+            "api-folder",
+            folder_id=folder.pk,
+        )
+
+
+class FolderDetailView(APIView):
+    @extend_schema(responses=FolderSerializer)
+    def get(self, request, folder_id: int):
+        return Response(
+            FolderSerializer(get_object_or_404(_folders(request.user), pk=folder_id)).data
+        )
+
+    @extend_schema(request=FolderInputSerializer, responses=FolderSerializer)
+    def patch(self, request, folder_id: int):
+        get_object_or_404(Folder, pk=folder_id, user=request.user)
+        data = read_body(FolderInputSerializer, request)
+        try:
+            rename_folder(request.user, folder_id, data["name"])
+        except FolderError as exc:
+            raise _folder_input_error(exc) from None
+        return Response(FolderSerializer(_folders(request.user).get(pk=folder_id)).data)
+
+    @extend_schema(
+        responses={204: None},
+        description="Delete the folder; its sources stay in your library, in no folder.",
+    )
+    def delete(self, request, folder_id: int):
+        get_object_or_404(Folder, pk=folder_id, user=request.user)
+        delete_folder(request.user, folder_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -11,6 +11,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
+from ingest.library.folders import (
+    FolderError,
+    create_folder,
+    delete_folder,
+    move_source,
+    rename_folder,
+)
 from ingest.library.opml import (
     MAX_OPML_BYTES,
     OPML_CONTENT_TYPE,
@@ -20,7 +27,7 @@ from ingest.library.opml import (
 )
 from ingest.library.packs import PackError, install_pack, pack_states
 from ingest.library.sources import SourceError, add_feed_by_url, remove_from_library
-from ingest.models import UserSource
+from ingest.models import Folder, UserSource
 
 
 @login_required
@@ -43,8 +50,13 @@ def source_list(request):
 
 
 def _render_list(request, status: int = 200, **context):
-    library = UserSource.objects.filter(user=request.user).select_related("source")
-    context = {"library": library, "packs": pack_states(request.user), **context}
+    library = UserSource.objects.filter(user=request.user).select_related("source", "folder")
+    context = {
+        "library": library,
+        "folders": Folder.objects.filter(user=request.user),
+        "packs": pack_states(request.user),
+        **context,
+    }
     return render(request, "ingest/list.html", context, status=status)
 
 
@@ -102,3 +114,55 @@ def source_remove(request, user_source_id: int):
     if remove_from_library(request.user, user_source_id):
         messages.success(request, _("Removed from your library."))
     return redirect("ingest:list")
+
+
+def _folder_change(request, change, done: str):
+    """Run a folder change; a refusal re-renders the page (400) with the reason by the form."""
+    try:
+        change()
+    except FolderError as exc:
+        return _render_list(request, status=400, folder_error=exc.message)
+    messages.success(request, done)
+    return redirect("ingest:list")
+
+
+@login_required
+@require_POST
+def folder_create(request):
+    name = request.POST.get("name", "")
+    return _folder_change(
+        request,
+        lambda: create_folder(request.user, name, now=timezone.now()),
+        _("Folder created."),
+    )
+
+
+@login_required
+@require_POST
+def folder_rename(request, folder_id: int):
+    name = request.POST.get("name", "")
+    return _folder_change(
+        request, lambda: rename_folder(request.user, folder_id, name), _("Folder renamed.")
+    )
+
+
+@login_required
+@require_POST
+def folder_delete(request, folder_id: int):
+    if delete_folder(request.user, folder_id):
+        messages.success(request, _("Folder deleted; its sources are still in your library."))
+    return redirect("ingest:list")
+
+
+@login_required
+@require_POST
+def source_move(request, user_source_id: int):
+    raw = request.POST.get("folder", "")
+    if raw and not raw.isdigit():
+        return _render_list(request, status=400, folder_error=_("Choose one of your folders."))
+    folder_id = int(raw) if raw else None
+    return _folder_change(
+        request,
+        lambda: move_source(request.user, user_source_id, folder_id),
+        _("Source moved."),
+    )
