@@ -15,6 +15,7 @@ from rest_framework.parsers import BaseParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api.error_codes import ERROR_CODES, field_code
 from config.api.errors import APIInputError
 from config.api.fields import StrictCharField
 from config.api.pagination import OffsetCursorPagination
@@ -142,7 +143,7 @@ class SourceDetailView(APIView):
         try:
             entry = move_source(request.user, user_source_id, data["folder"])
         except FolderError as exc:
-            raise APIInputError({"folder": exc.message}, code=exc.code) from None
+            raise _folder_input_error(exc, field="folder") from None
         return Response(LibrarySourceSerializer(entry).data)
 
     @extend_schema(responses={204: None})
@@ -171,8 +172,13 @@ def _folders(user):
     return Folder.objects.filter(user=user).annotate(source_count=Count("entries"))
 
 
-def _folder_input_error(exc: FolderError) -> APIInputError:
-    return APIInputError({exc.field: exc.message}, code=exc.code)
+def _folder_input_error(exc: FolderError, *, field: str = "") -> APIInputError:
+    """A refused folder name or move: the answer's code is `invalid` (or `not_found`), and
+    the field's code says the rule (`required`, `max_length`; a name taken is `invalid`)."""
+    field = field or exc.field
+    code = exc.code if exc.code in ERROR_CODES else "invalid"
+    rule = field_code(exc.code) or "refused"
+    return APIInputError({field: exc.message}, code=code, field_codes={field: rule})
 
 
 class FolderListView(ListAPIView):
