@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from digests.models import Run, RunItem, Subscription
+from inbox import item_markup
 from inbox import reading as reading_service
 from inbox.account_views import safe_next
 from inbox.forms import InboxFilterForm, PreferencesForm
@@ -54,28 +55,8 @@ def user_zone(request) -> str:
 
 def item_context() -> dict:
     """What every item of a page shares, resolved once per page instead of once per item (a
-    page of 30 items would otherwise reverse 120 URLs): the prefixes of the action and run
-    URLs, and the button labels."""
-    return {
-        "inbox_urls": {
-            "items": reverse("inbox:item_act", args=[0]).removesuffix("0/"),
-            "runs": reverse("inbox:run", args=[0]).removesuffix("0/"),
-        },
-        # Translated once per page, not once per item.
-        "labels": {
-            "again": _("again"),
-            "extractive": _("Summary written without AI"),
-            "extractive_title": _("The first sentences of the source’s own description."),
-            "why": _("Why selected:"),
-            "read_here": _("Read here"),
-            "read": _("Mark read"),
-            "unread": _("Mark unread"),
-            "save": _("Save"),
-            "unsave": _("Unsave"),
-            "not_interested": _("Not interested"),
-            "interested": _("Undo not interested"),
-        },
-    }
+    page of 30 items would otherwise reverse 120 URLs and translate 330 labels)."""
+    return {"inbox_urls": item_markup.url_prefixes(), "labels": item_markup.labels()}
 
 
 def _query(params, **changes) -> str:
