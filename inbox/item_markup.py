@@ -22,6 +22,21 @@ from django.utils.translation import gettext as _
 from config.moments import moment_filter
 from inbox.page_cache import ago_marker
 
+# What an item shows, besides its marks.
+ITEM_FIELDS = (
+    "id",
+    "run_id",
+    "subscription_name",
+    "title",
+    "url",
+    "summary",
+    "summary_generator",
+    "source_name",
+    "reason",
+    "published_at",
+    "redelivered",
+)
+
 
 def labels() -> dict[str, str]:
     """The items' button and badge texts, translated once per page (the reader's page shows
@@ -95,38 +110,47 @@ def _button(
     )
 
 
-def item_html(item, page: ItemPage, *, show_run: bool = False) -> SafeString:
-    """One delivered item (a RunItem with `.state` and `.subscription_name`). Times are shown
-    in the active time zone, as the templates around it show theirs."""
-    state = item.state
-    read = bool(state and state.read_at)
-    saved = bool(state and state.saved_at)
-    dismissed = bool(state and state.not_interested_at)
+def item_row(run_item) -> dict:
+    """A RunItem with `.state` and `.subscription_name` (a run's page, an action's answer) as
+    the row `item_html` takes, which the Inbox reads as such (inbox.listing.inbox_page_rows)."""
+    state = run_item.state
+    return {
+        **{name: getattr(run_item, name) for name in ITEM_FIELDS},
+        "read": bool(state and state.read_at),
+        "saved": bool(state and state.saved_at),
+        "not_interested": bool(state and state.not_interested_at),
+    }
+
+
+def item_html(item: dict, page: ItemPage, *, show_run: bool = False) -> SafeString:
+    """One delivered item: a row of ITEM_FIELDS plus `read`, `saved` and `not_interested`.
+    Times are shown in the active time zone, as the templates around it show theirs."""
+    read, saved, dismissed = item["read"], item["saved"], item["not_interested"]
     text = page.text
-    id_ = f"{item.id:d}"
+    id_ = f"{item['id']:d}"
     action = f"{page.items_url}{id_}/"
 
-    source = f"<span>{escape(item.source_name)}</span>" if item.source_name else ""
+    source = f"<span>{escape(item['source_name'])}</span>" if item["source_name"] else ""
+    published_at = item["published_at"]
     published = (
-        f'{moment_filter(item.published_at)} <span class="ago">{ago_marker(item.published_at)}'
-        "</span>"
-        if item.published_at
+        f'{moment_filter(published_at)} <span class="ago">{ago_marker(published_at)}</span>'
+        if published_at
         else ""
     )
     run_link = (
-        f'<a href="{page.runs_url}{item.run_id}/">{escape(item.subscription_name)}</a>'
+        f'<a href="{page.runs_url}{item["run_id"]}/">{escape(item["subscription_name"])}</a>'
         if show_run
         else ""
     )
-    again = f'<span class="badge">{text["again"]}</span>' if item.redelivered else ""
+    again = f'<span class="badge">{text["again"]}</span>' if item["redelivered"] else ""
     summary = ""
-    if item.summary:
+    if item["summary"]:
         written_without_ai = (
             f' <small class="muted" title="{text["extractive_title"]}">{text["extractive"]}</small>'
-            if item.summary_generator == "extractive"
+            if item["summary_generator"] == "extractive"
             else ""
         )
-        summary = f'<p class="item-summary">{escape(item.summary)}{written_without_ai}</p>'
+        summary = f'<p class="item-summary">{escape(item["summary"])}{written_without_ai}</p>'
     classes = ("item" + (" is-read" if read else "")) + (" is-dismissed" if dismissed else "")
     show_run_input = '<input type="hidden" name="show_run" value="1">' if show_run else ""
     buttons = (
@@ -146,8 +170,8 @@ def item_html(item, page: ItemPage, *, show_run: bool = False) -> SafeString:
         "\n"
         f'<article class="{classes}" id="item-{id_}" tabindex="-1" data-item '
         f'aria-labelledby="item-{id_}-title">\n'
-        f'  <h2 class="item-title" id="item-{id_}-title"><a href="{escape(item.url)}" '
-        f'rel="noopener noreferrer" target="_blank" data-open>{escape(item.title)}</a></h2>\n'
+        f'  <h2 class="item-title" id="item-{id_}-title"><a href="{escape(item["url"])}" '
+        f'rel="noopener noreferrer" target="_blank" data-open>{escape(item["title"])}</a></h2>\n'
         '  <p class="item-meta">\n'
         f"    {source}\n"
         f"    {published}\n"
@@ -157,7 +181,7 @@ def item_html(item, page: ItemPage, *, show_run: bool = False) -> SafeString:
         "  </p>\n"
         f"  {summary}\n"
         f'  <p class="item-why"><span class="why-label">{text["why"]}</span> '
-        f"{escape(item.reason)}</p>\n"
+        f"{escape(item['reason'])}</p>\n"
         "  \n"
         f'  <form class="item-actions" method="post" action="{action}" hx-post="{action}" '
         f'hx-target="#item-{id_}" hx-swap="outerHTML">{page.csrf_input}'

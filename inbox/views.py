@@ -25,7 +25,7 @@ from inbox import item_markup
 from inbox import reading as reading_service
 from inbox.account_views import safe_next
 from inbox.forms import InboxFilterForm, PreferencesForm
-from inbox.listing import Cursor, badge_counts, inbox_page, with_states
+from inbox.listing import Cursor, badge_counts, inbox_page_rows, with_states
 from inbox.models import ApiToken
 from inbox.page_cache import cached_page, render_page
 from inbox.portability.console import data_context
@@ -81,7 +81,7 @@ def _index(request) -> tuple[str, dict, bool]:
     form.is_valid()  # refused fields are shown with their errors and left out of the filter
     inbox_filter = form.inbox_filter()
     after = Cursor.parse(request.GET.get("after", ""))
-    page = inbox_page(request.user, inbox_filter, after=after, zone=user_zone(request))
+    page = inbox_page_rows(request.user, inbox_filter, after=after, zone=user_zone(request))
     params = {k: v for k, v in request.GET.items() if k != "after"}
     ever_delivered = bool(page.items) or (
         after is None and RunItem.objects.filter(run__user=request.user).exists()
@@ -125,7 +125,10 @@ def run_detail(request, run_id: int):
     run = get_object_or_404(
         Run.objects.select_related("subscription"), pk=run_id, user=request.user
     )
-    items = with_states(request.user, list(run.items.order_by("rank")))
+    run_items = with_states(request.user, list(run.items.order_by("rank")))
+    for run_item in run_items:
+        run_item.subscription_name = run.subscription.name
+    items = [item_markup.item_row(run_item) for run_item in run_items]
     return render_page(
         request,
         "inbox/run.html",
@@ -180,7 +183,7 @@ def item_action(request, run_item_id: int, action: str | None = None):
         request,
         "inbox/_item_response.html",
         {
-            "item": run_item,
+            "item": item_markup.item_row(run_item),
             "show_run": request.POST.get("show_run") == "1",
             "return_to": return_to.split("#", 1)[0],
             "badges": badge_counts(request.user),
