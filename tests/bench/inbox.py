@@ -269,7 +269,7 @@ def describe(result: dict) -> list[str]:
     ]
     for name, figures in result["pages"].items():
         lines.append(
-            f"  {name:<13} p50 {figures['p50_ms']:>7.2f} ms  p95 {figures['p95_ms']:>7.2f} ms  "
+            f"  {name:<14} p50 {figures['p50_ms']:>7.2f} ms  p95 {figures['p95_ms']:>7.2f} ms  "
             f"{figures['queries']} queries"
         )
     lines.append(
