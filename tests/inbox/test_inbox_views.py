@@ -143,6 +143,15 @@ def test_date_range_counts_the_users_local_days(console, alice, now):
     assert titles(inbox(console, "?from=2026-11-22")) == []
 
 
+def test_an_items_answer_to_an_action_keeps_the_readers_time_zone(console, three):
+    item = three.items.order_by("rank").first()
+    page = inbox(console).content.decode()
+    shown = re.search(rf'id="item-{item.pk}".*?(<time [^>]*>[^<]*</time>)', page, re.S)[1]
+    assert 'title="Europe/Berlin"' in shown  # Alice's zone
+    body = act(console, item, "save", data={"next": "/inbox/"}, **HTMX).content.decode()
+    assert shown in body  # not the same instant in UTC
+
+
 @pytest.mark.parametrize(
     ("query", "message"),
     [
