@@ -169,8 +169,8 @@ def inbox_page(
     return InboxPage(page, next_cursor)
 
 
-# The columns of a page of plain rows (the JSON API's list): the delivery's own, its
-# subscription's, and what the cursor and the marks' lookup need.
+# The columns of a page of plain rows (the JSON API's list and the Inbox page): the
+# delivery's own, its subscription's, and what the cursor and the marks' lookup need.
 ROW_FIELDS = (
     "id",
     "run_id",
@@ -186,6 +186,8 @@ ROW_FIELDS = (
     "delivered_at",
     "rank",
     "canonical_url_hash",
+    "summary_generator",
+    "redelivered",
 )
 NO_MARKS = (None, None, None)  # read_at, saved_at, not_interested_at of an item never marked
 

@@ -21,10 +21,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from digests.models import Run, RunItem, Subscription
+from inbox import item_markup
 from inbox import reading as reading_service
 from inbox.account_views import safe_next
 from inbox.forms import InboxFilterForm, PreferencesForm
-from inbox.listing import Cursor, badge_counts, inbox_page, with_states
+from inbox.listing import Cursor, badge_counts, inbox_page_rows, with_states
 from inbox.models import ApiToken
 from inbox.page_cache import cached_page, render_page
 from inbox.portability.console import data_context
@@ -54,28 +55,8 @@ def user_zone(request) -> str:
 
 def item_context() -> dict:
     """What every item of a page shares, resolved once per page instead of once per item (a
-    page of 30 items would otherwise reverse 120 URLs): the prefixes of the action and run
-    URLs, and the button labels."""
-    return {
-        "inbox_urls": {
-            "items": reverse("inbox:item_act", args=[0]).removesuffix("0/"),
-            "runs": reverse("inbox:run", args=[0]).removesuffix("0/"),
-        },
-        # Translated once per page, not once per item.
-        "labels": {
-            "again": _("again"),
-            "extractive": _("Summary written without AI"),
-            "extractive_title": _("The first sentences of the source’s own description."),
-            "why": _("Why selected:"),
-            "read_here": _("Read here"),
-            "read": _("Mark read"),
-            "unread": _("Mark unread"),
-            "save": _("Save"),
-            "unsave": _("Unsave"),
-            "not_interested": _("Not interested"),
-            "interested": _("Undo not interested"),
-        },
-    }
+    page of 30 items would otherwise reverse 120 URLs and translate 330 labels)."""
+    return {"inbox_urls": item_markup.url_prefixes(), "labels": item_markup.labels()}
 
 
 def _query(params, **changes) -> str:
@@ -100,7 +81,7 @@ def _index(request) -> tuple[str, dict, bool]:
     form.is_valid()  # refused fields are shown with their errors and left out of the filter
     inbox_filter = form.inbox_filter()
     after = Cursor.parse(request.GET.get("after", ""))
-    page = inbox_page(request.user, inbox_filter, after=after, zone=user_zone(request))
+    page = inbox_page_rows(request.user, inbox_filter, after=after, zone=user_zone(request))
     params = {k: v for k, v in request.GET.items() if k != "after"}
     ever_delivered = bool(page.items) or (
         after is None and RunItem.objects.filter(run__user=request.user).exists()
@@ -144,7 +125,10 @@ def run_detail(request, run_id: int):
     run = get_object_or_404(
         Run.objects.select_related("subscription"), pk=run_id, user=request.user
     )
-    items = with_states(request.user, list(run.items.order_by("rank")))
+    run_items = with_states(request.user, list(run.items.order_by("rank")))
+    for run_item in run_items:
+        run_item.subscription_name = run.subscription.name
+    items = [item_markup.item_row(run_item) for run_item in run_items]
     return render_page(
         request,
         "inbox/run.html",
@@ -199,7 +183,7 @@ def item_action(request, run_item_id: int, action: str | None = None):
         request,
         "inbox/_item_response.html",
         {
-            "item": run_item,
+            "item": item_markup.item_row(run_item),
             "show_run": request.POST.get("show_run") == "1",
             "return_to": return_to.split("#", 1)[0],
             "badges": badge_counts(request.user),

@@ -1,16 +1,25 @@
-"""Filters for Inbox items."""
+"""Inbox items in templates: `{% inbox_item item %}` (inbox/item_markup.py)."""
 
 from __future__ import annotations
 
 from django import template
 
-from inbox.page_cache import ago_marker
+from inbox.item_markup import ItemPage, item_html
 
 register = template.Library()
 
 
-@register.filter
-def ago(when):
-    """ "3 hours ago", filled in per request (inbox.page_cache.fill), so a cached page's
-    relative times are as of the request, not of the render."""
-    return ago_marker(when)
+@register.simple_tag(takes_context=True)
+def inbox_item(context, item, show_run=False):
+    """One item, from the page's `inbox_urls`, `labels` and `return_to` (views.item_context())
+    and its CSRF token, escaped once per page."""
+    page = context.render_context.get(ItemPage)
+    if page is None:
+        page = ItemPage.build(
+            urls=context["inbox_urls"],
+            texts=context["labels"],
+            return_to=context.get("return_to", ""),
+            csrf_token=context.get("csrf_token"),
+        )
+        context.render_context[ItemPage] = page
+    return item_html(item, page, show_run=show_run)

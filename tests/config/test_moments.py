@@ -3,12 +3,15 @@ always with the zone, in the zone of what the time is about."""
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
+from zoneinfo import ZoneInfo
 
+import pytest
+from django.conf import settings
 from django.urls import reverse
-from django.utils import translation
+from django.utils import formats, translation
 
-from config.moments import day, moment
+from config.moments import _date_format, day, moment
 from digests.subscriptions.service import create_subscription
 
 NOON_UTC = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
@@ -25,6 +28,25 @@ def test_chinese_has_its_own_short_and_long_forms():
     with translation.override("zh-hans"):
         assert moment(NOON_UTC, "Asia/Shanghai") == "2026年11月20日 20:00 CST"
         assert day(date(2026, 11, 20), style="long") == "2026年11月20日 星期五"
+
+
+@pytest.mark.parametrize("language", [code for code, _name in settings.LANGUAGES])
+@pytest.mark.parametrize("format_name", ["SHORT_DATETIME_FORMAT", "DATETIME_FORMAT"])
+def test_the_fast_formatter_writes_what_djangos_date_format_writes(language, format_name):
+    # Every month, every weekday, single- and double-digit days and hours, in two zones.
+    instants = [NOON_UTC + timedelta(days=n * 9, hours=n * 7, minutes=n * 13) for n in range(90)]
+    with translation.override(language):
+        for zone in ("Europe/Berlin", "Asia/Kolkata"):
+            for instant in instants:
+                local = instant.astimezone(ZoneInfo(zone))
+                assert _date_format(local, format_name) == formats.date_format(local, format_name)
+
+
+def test_a_format_character_without_a_fast_path_is_written_by_django():
+    local = NOON_UTC.astimezone(ZoneInfo("Europe/Berlin"))
+    with translation.override("en"):  # TIME_FORMAT is "P": no fast path
+        assert _date_format(local, "TIME_FORMAT") == formats.date_format(local, "TIME_FORMAT")
+        assert _date_format(local, "TIME_FORMAT") == "1 p.m."
 
 
 def test_the_subscription_page_shows_its_runs_in_the_subscriptions_zone(client, alice, now):

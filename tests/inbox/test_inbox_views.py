@@ -43,7 +43,7 @@ def run_again(subscription, *, now):
 
 
 def titles(response) -> list[str]:
-    return [item.title for item in response.context["items"]]
+    return [item["title"] for item in response.context["items"]]
 
 
 def inbox(client, query: str = ""):
@@ -141,6 +141,15 @@ def test_date_range_counts_the_users_local_days(console, alice, now):
     assert titles(inbox(console, "?from=2026-11-21&to=2026-11-21")) == ["PostgreSQL late"]
     assert titles(inbox(console, "?to=2026-11-20")) == ["Rust early"]
     assert titles(inbox(console, "?from=2026-11-22")) == []
+
+
+def test_an_items_answer_to_an_action_keeps_the_readers_time_zone(console, three):
+    item = three.items.order_by("rank").first()
+    page = inbox(console).content.decode()
+    shown = re.search(rf'id="item-{item.pk}".*?(<time [^>]*>[^<]*</time>)', page, re.S)[1]
+    assert 'title="Europe/Berlin"' in shown  # Alice's zone
+    body = act(console, item, "save", data={"next": "/inbox/"}, **HTMX).content.decode()
+    assert shown in body  # not the same instant in UTC
 
 
 @pytest.mark.parametrize(
@@ -433,4 +442,4 @@ def test_saved_lists_an_item_once_at_its_latest_delivery(console, alice, now):
     later = run_again(run.subscription, now=now + timedelta(days=2))
     assert len(titles(inbox(console))) == 2  # the Inbox shows both deliveries
     saved = inbox(console, "?show=saved").context["items"]
-    assert [(item.title, item.run_id) for item in saved] == [("PostgreSQL twice", later.pk)]
+    assert [(item["title"], item["run_id"]) for item in saved] == [("PostgreSQL twice", later.pk)]
