@@ -353,6 +353,10 @@ class RunSerializer(ResponseModelSerializer):
 
 
 class RunItemSerializer(ResponseModelSerializer):
+    reason = serializers.CharField(
+        source="why_selected", help_text="Why it was selected, in your language."
+    )
+
     class Meta:
         model = RunItem
         fields = [

@@ -22,8 +22,9 @@ ITEM_FIELDS = ("id", "run_id", "rank", "url", "overall", "published_at", "delive
 def item_row(run_item) -> dict:
     """A RunItem (with `.state` from inbox.listing.with_states) as the plain row the Inbox's
     row listing gives (inbox.listing.inbox_page_rows): one shape for both."""
-    row = {name: getattr(run_item, name) for name in ITEM_FIELDS if name != "id"}
+    row = {name: getattr(run_item, name) for name in ITEM_FIELDS if name not in ("id", "reason")}
     row["id"] = run_item.pk
+    row["reason"] = run_item.why_selected
     state = getattr(run_item, "state", None)
     row["read"] = bool(state and state.read_at)
     row["saved"] = bool(state and state.saved_at)

@@ -103,7 +103,9 @@ def _items(request, user) -> dict:
                 "author": r.source_name,
                 "html": str(
                     format_html(
-                        "{}<p><em>{}</em></p>", linebreaks(r.summary, autoescape=True), r.reason
+                        "{}<p><em>{}</em></p>",
+                        linebreaks(r.summary, autoescape=True),
+                        r.why_selected,
                     )
                 ),
                 "url": r.url,

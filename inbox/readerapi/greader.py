@@ -246,7 +246,7 @@ def _item(request, run_item) -> dict:
         categories.append(streams.STARRED)
     published = run_item.published_at or run_item.delivered_at
     content = format_html(
-        "{}<p><em>{}</em></p>", linebreaks(run_item.summary, autoescape=True), run_item.reason
+        "{}<p><em>{}</em></p>", linebreaks(run_item.summary, autoescape=True), run_item.why_selected
     )
     return {
         "id": streams.long_id(run_item.pk),
