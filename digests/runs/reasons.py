@@ -8,18 +8,19 @@ new one. Only the model's own sentence (`model`) stays in the language it was wr
 
 Rows written before the parts existed carry only their text (RunItem.reason, in the run's
 language); `parse` turns that text back into parts where every piece is recognised
-(migration digests 0016), and `reason_text` shows the stored text for any it could not.
+(migration digests 0017), and `reason_text` shows the stored text for any it could not.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
 from django.utils import translation
 from django.utils.dateparse import parse_datetime
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from config.moments import moment
 from ingest.text.scores import strengths_in_words
@@ -31,69 +32,54 @@ WORDS_SHOWN = 3
 SEPARATOR = "; "
 
 
-def _listed(words: list[str], limit: int) -> str:
-    return ", ".join(words[:limit])
+@dataclass(frozen=True)
+class Phrase:
+    """How one part reads: its gettext msgid (the ones the runner always used, so the existing
+    translations apply), and the stored values that pick it among its code's phrases."""
+
+    code: str
+    msgid: str
+    when: tuple[tuple[str, str], ...] = ()
 
 
-def _weight(value: float) -> str:
-    return f"{value:g}"
-
-
-def _source(name: str) -> str:
-    return name or gettext("this source")
-
-
-# code -> how it reads in the active language. The msgids are the ones the runner always
-# used, so the existing translations apply.
-def _matches(p: dict) -> str:
-    terms = _listed(p["terms"], TERMS_SHOWN)
-    if p.get("field") == "title":
-        return gettext("matches %(terms)s in the title") % {"terms": terms}
-    if p.get("field") == "summary":
-        return gettext("matches %(terms)s in the summary") % {"terms": terms}
-    return gettext("matches %(terms)s in the text") % {"terms": terms}
-
-
-def _published(p: dict) -> str:
-    at = parse_datetime(p["at"])
-    return gettext("published %(when)s") % {"when": moment(at, p.get("zone") or None)}
-
-
-WRITERS = {
-    "model": lambda p: p["text"],
-    "matches": _matches,
-    "followed_source": lambda p: gettext("from a source you follow"),
-    "shares": lambda p: (
-        gettext("shares %(words)s with your best matches")
-        % {"words": _listed(p["words"], WORDS_SHOWN)}
+PHRASES = (
+    Phrase("matches", gettext_noop("matches %(terms)s in the title"), (("field", "title"),)),
+    Phrase("matches", gettext_noop("matches %(terms)s in the summary"), (("field", "summary"),)),
+    Phrase("matches", gettext_noop("matches %(terms)s in the text"), (("field", "text"),)),
+    Phrase("followed_source", gettext_noop("from a source you follow")),
+    Phrase("shares", gettext_noop("shares %(words)s with your best matches")),
+    Phrase("liked", gettext_noop("like items you saved or read (%(words)s)")),
+    Phrase(
+        "disliked", gettext_noop("ranked lower: like items you marked not interested (%(words)s)")
     ),
-    "liked": lambda p: (
-        gettext("like items you saved or read (%(words)s)")
-        % {"words": _listed(p["words"], WORDS_SHOWN)}
+    Phrase(
+        "muted_source",
+        gettext_noop("ranked lower: you marked items from %(source)s not interested"),
     ),
-    "disliked": lambda p: (
-        gettext("ranked lower: like items you marked not interested (%(words)s)")
-        % {"words": _listed(p["words"], WORDS_SHOWN)}
-    ),
-    "muted_source": lambda p: (
-        gettext("ranked lower: you marked items from %(source)s not interested")
-        % {"source": p["source"]}
-    ),
-    "weighted_up": lambda p: (
-        gettext("ranked higher: you weighted %(source)s ×%(weight)s")
-        % {"source": _source(p["source"]), "weight": _weight(p["weight"])}
-    ),
-    "weighted_down": lambda p: (
-        gettext("ranked lower: you weighted %(source)s ×%(weight)s")
-        % {"source": _source(p["source"]), "weight": _weight(p["weight"])}
-    ),
-    "source": lambda p: gettext("source: %(name)s") % {"name": p["name"]},
-    "strengths": lambda p: (
-        gettext("stands out for: %(strengths)s") % {"strengths": strengths_in_words(p["strengths"])}
-    ),
-    "published": _published,
-    "redelivered": lambda p: gettext("delivered before, shown again"),
+    Phrase("weighted_up", gettext_noop("ranked higher: you weighted %(source)s ×%(weight)s")),
+    Phrase("weighted_down", gettext_noop("ranked lower: you weighted %(source)s ×%(weight)s")),
+    Phrase("source", gettext_noop("source: %(name)s")),
+    Phrase("strengths", gettext_noop("stands out for: %(strengths)s")),
+    Phrase("published", gettext_noop("published %(when)s")),
+    Phrase("redelivered", gettext_noop("delivered before, shown again")),
+)
+MODEL = "model"  # the model's own sentence: shown as written
+
+# A placeholder as shown, from the part's stored values.
+SHOWN = {
+    "terms": lambda v: ", ".join(v["terms"][:TERMS_SHOWN]),
+    "words": lambda v: ", ".join(v["words"][:WORDS_SHOWN]),
+    "source": lambda v: v["source"] or gettext("this source"),
+    "weight": lambda v: f"{v['weight']:g}",
+    "name": lambda v: v["name"],
+    "strengths": lambda v: strengths_in_words(v["strengths"]),
+    "when": lambda v: moment(parse_datetime(v["at"]), v.get("zone") or None),
 }
+_PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+
+
+def _phrase(code: str, values: dict) -> Phrase:
+    return next(p for p in PHRASES if p.code == code and all(values.get(k) == v for k, v in p.when))
 
 
 def part(code: str, **values) -> list:
@@ -107,9 +93,10 @@ def parts_for(candidate, zone: str | None) -> list[list]:
     c = candidate
     parts = []
     if c.llm_reason:
-        parts.append(part("model", text=c.llm_reason.rstrip(".")))
+        parts.append(part(MODEL, text=c.llm_reason.rstrip(".")))
     elif c.matched:
-        parts.append(part("matches", terms=c.matched[:TERMS_SHOWN], field=c.field or "text"))
+        field = c.field if c.field in ("title", "summary") else "text"
+        parts.append(part("matches", terms=c.matched[:TERMS_SHOWN], field=field))
     elif not c.related:
         parts.append(part("followed_source"))
     if c.related and not c.llm_reason:
@@ -135,11 +122,19 @@ def parts_for(candidate, zone: str | None) -> list[list]:
     return parts
 
 
+def _written(code: str, values: dict) -> str:
+    if code == MODEL:
+        return values["text"]
+    template = gettext(_phrase(code, values).msgid)
+    shown = {name: SHOWN[name](values) for name in _PLACEHOLDER.findall(template)}
+    return template % shown if shown else template
+
+
 def render(parts: list[list]) -> str:
     """The parts in the active language, as one line; "" when a part is not understood."""
     try:
-        text = SEPARATOR.join(WRITERS[code](values) for code, values in parts)
-    except (KeyError, TypeError, ValueError, AttributeError):
+        text = SEPARATOR.join(_written(code, values) for code, values in parts)
+    except (KeyError, TypeError, ValueError, AttributeError, StopIteration):
         return ""
     return text[:MAX_CHARS]
 
@@ -153,124 +148,75 @@ def reason_text(why: list | None, stored: str) -> str:
 # Old rows: the stored text back into parts.
 
 
-def _pattern(template: str, **groups: str) -> re.Pattern:
-    """A gettext template with its %(name)s placeholders as named groups."""
+@dataclass(frozen=True)
+class _Row:
+    """What a stored row knows beside its text: when the item was published (and the zone
+    it was shown in), and the item's strengths (its pool row's)."""
+
+    published_at: datetime | None
+    zone: str
+    strengths: str
+
+
+# A placeholder as read back: its pattern, and the stored values it gives (None: unknown).
+READ = {
+    "terms": (r".+", lambda text, row: {"terms": text.split(", ")}),
+    "words": (r".+", lambda text, row: {"words": text.split(", ")}),
+    "source": (
+        r".+",
+        lambda text, row: {"source": "" if text == gettext("this source") else text},
+    ),
+    "weight": (r"[0-9]+(?:\.[0-9]+)?", lambda text, row: {"weight": float(text)}),
+    "name": (r".+", lambda text, row: {"name": text}),
+    "strengths": (
+        r".+",
+        lambda text, row: {"strengths": row.strengths} if row.strengths else None,
+    ),
+    "when": (
+        r".+",
+        lambda text, row: (
+            {"at": row.published_at.isoformat(), "zone": row.zone} if row.published_at else None
+        ),
+    ),
+}
+
+
+def _pattern(template: str) -> re.Pattern:
+    """A translated msgid with its %(name)s placeholders as named groups."""
     pattern = re.escape(template)
-    for name, group in groups.items():
+    for name in _PLACEHOLDER.findall(template):
+        group = READ[name][0]
         pattern = pattern.replace(re.escape(f"%({name})s"), f"(?P<{name}>{group})")
     return re.compile(pattern)
 
 
-def _patterns() -> list[tuple[re.Pattern, object]]:
-    """(pattern, to_part) for every piece a reason may hold, in the active language."""
-    words = r".+"
-
-    def split(text: str) -> list[str]:
-        return text.split(", ")
-
-    def weighted(code):
-        def to_part(m):
-            source = m["source"]
-            return part(
-                code,
-                source="" if source == gettext("this source") else source,
-                weight=float(m["weight"]),
-            )
-
-        return to_part
-
-    return [
-        (
-            _pattern(gettext("matches %(terms)s in the title"), terms=words),
-            lambda m: part("matches", terms=split(m["terms"]), field="title"),
-        ),
-        (
-            _pattern(gettext("matches %(terms)s in the summary"), terms=words),
-            lambda m: part("matches", terms=split(m["terms"]), field="summary"),
-        ),
-        (
-            _pattern(gettext("matches %(terms)s in the text"), terms=words),
-            lambda m: part("matches", terms=split(m["terms"]), field="text"),
-        ),
-        (_pattern(gettext("from a source you follow")), lambda m: part("followed_source")),
-        (
-            _pattern(gettext("shares %(words)s with your best matches"), words=words),
-            lambda m: part("shares", words=split(m["words"])),
-        ),
-        (
-            _pattern(gettext("like items you saved or read (%(words)s)"), words=words),
-            lambda m: part("liked", words=split(m["words"])),
-        ),
-        (
-            _pattern(
-                gettext("ranked lower: like items you marked not interested (%(words)s)"),
-                words=words,
-            ),
-            lambda m: part("disliked", words=split(m["words"])),
-        ),
-        (
-            _pattern(
-                gettext("ranked lower: you marked items from %(source)s not interested"),
-                source=words,
-            ),
-            lambda m: part("muted_source", source=m["source"]),
-        ),
-        (
-            _pattern(
-                gettext("ranked higher: you weighted %(source)s ×%(weight)s"),
-                source=words,
-                weight=r"[0-9.]+",
-            ),
-            weighted("weighted_up"),
-        ),
-        (
-            _pattern(
-                gettext("ranked lower: you weighted %(source)s ×%(weight)s"),
-                source=words,
-                weight=r"[0-9.]+",
-            ),
-            weighted("weighted_down"),
-        ),
-        (
-            _pattern(gettext("source: %(name)s"), name=words),
-            lambda m: part("source", name=m["name"]),
-        ),
-        (_pattern(gettext("delivered before, shown again")), lambda m: part("redelivered")),
-    ]
+def _read_piece(piece: str, row: _Row) -> list | None:
+    for phrase in PHRASES:
+        match = _pattern(gettext(phrase.msgid)).fullmatch(piece)
+        if match is None:
+            continue
+        values = dict(phrase.when)
+        for name, text in match.groupdict().items():
+            read = READ[name][1](text, row)
+            if read is None:
+                return None
+            values |= read
+        return part(phrase.code, **values)
+    return None
 
 
-def _parse_in_active_language(
-    text: str, *, published_at: datetime | None, zone: str, strengths: str
-) -> list[list] | None:
-    pieces = text.split(SEPARATOR)
-    patterns = _patterns()
-    published = _pattern(gettext("published %(when)s"), when=r".+")
-    stands_out = _pattern(gettext("stands out for: %(strengths)s"), strengths=r".+")
+def _parse_in_active_language(text: str, row: _Row) -> list[list] | None:
     parts: list[list] = []
-    unknown: list[str] = []  # leading pieces no pattern knows: the model's sentence
-    for piece in pieces:
-        found = None
-        if published.fullmatch(piece):
-            if published_at is None:
-                return None
-            found = part("published", at=published_at.isoformat(), zone=zone)
-        elif stands_out.fullmatch(piece):
-            if not strengths:
-                return None
-            found = part("strengths", strengths=strengths)
-        else:
-            for pattern, to_part in patterns:
-                match = pattern.fullmatch(piece)
-                if match:
-                    found = to_part(match)
-                    break
+    unknown: list[str] = []  # leading pieces no phrase reads: the model's sentence
+    for piece in text.split(SEPARATOR):
+        found = _read_piece(piece, row)
         if found is None:
-            if parts:  # only the first piece may be the model's
+            if parts:  # only the first pieces may be the model's
                 return None
             unknown.append(piece)
             continue
         if unknown:
-            parts.append(part("model", text=SEPARATOR.join(unknown)))
+            parts.append(part(MODEL, text=SEPARATOR.join(unknown)))
             unknown = []
         parts.append(found)
     if unknown or not parts or parts[-1][0] not in ("published", "redelivered"):
@@ -283,11 +229,10 @@ def parse(
 ) -> list[list] | None:
     """A stored reason's parts, read in any language we ship; None when any piece is not
     recognised (the text is then shown as stored)."""
+    row = _Row(published_at, zone, strengths)
     for language, _name in settings.LANGUAGES:
         with translation.override(language):
-            parts = _parse_in_active_language(
-                text, published_at=published_at, zone=zone, strengths=strengths
-            )
+            parts = _parse_in_active_language(text, row)
         if parts is not None:
             return parts
     return None

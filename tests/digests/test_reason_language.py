@@ -152,3 +152,30 @@ def test_a_template_overview_takes_the_shown_language_phrases():
     chinese = template_narrative("Brief", items, "zh-hans")
     assert relocalize_template(chinese, "zh-hans", "ja") == template_narrative("Brief", items, "ja")
     assert relocalize_template("Not a template.", "en", "zh-hans") == "Not a template."
+
+
+def test_every_kind_of_part_reads_back_in_either_language(now):
+    p = reasons.part
+    at = now.isoformat()
+    every = [
+        p("matches", terms=["PostgreSQL", "vacuum"], field="summary"),
+        p("shares", words=["index", "planner"]),
+        p("liked", words=["btree"]),
+        p("disliked", words=["crypto"]),
+        p("muted_source", source="Hype Daily"),
+        p("weighted_up", source="", weight=2.5),
+        p("source", name="PG News"),
+        p("strengths", strengths="long article, has code"),
+        p("published", at=at, zone="Europe/Berlin"),
+        p("redelivered"),
+    ]
+    for language in ("en", "zh-hans"):
+        with translation.override(language):
+            text = reasons.render(every)
+        read = reasons.parse(
+            text, published_at=now, zone="Europe/Berlin", strengths="long article, has code"
+        )
+        assert read == every, (language, text)
+    with translation.override("en"):
+        text = reasons.render([p("followed_source"), p("weighted_down", source="X", weight=0.5)])
+    assert reasons.parse(text, published_at=now, zone="") is None  # no publication: not whole
