@@ -23,6 +23,7 @@ from inbox.tasks import run_import
 from tests.conftest import api_client_for
 from tests.inbox.portability_data import populate
 from tests.inbox.test_import import export_of
+from tests.threads import at_once
 
 pytestmark = pytest.mark.django_db
 
@@ -178,27 +179,12 @@ def test_two_uploads_racing_past_the_check_meet_the_constraint_and_one_wins(
         return size
 
     monkeypatch.setattr(import_jobs, "_store", store_then_meet)
-    answers: list = []
-    errors: list[BaseException] = []
 
-    def upload():
-        try:
-            client = api_client_for(bob)
-            answers.append(
-                client.post("/api/v1/import", data=document, content_type="application/json")
-            )
-        except BaseException as exc:
-            errors.append(exc)
-        finally:
-            connection.close()
+    def upload(client):
+        return client.post("/api/v1/import", data=document, content_type="application/json")
 
-    threads = [threading.Thread(target=upload) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    assert errors == []
-    assert sorted(answer.status_code for answer in answers) == [202, 409]
+    answers = at_once(upload, [api_client_for(bob), api_client_for(bob)])
+    assert sorted(answer.status_code for answer in answers) == [202, 409], answers
     refused = next(answer for answer in answers if answer.status_code == 409)
     assert refused.json()["error"]["code"] == "import_in_progress"
     assert refused.json()["error"]["fields"]["file"]
