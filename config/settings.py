@@ -336,6 +336,9 @@ REST_FRAMEWORK = {
         "transfer_redeem": env_str("API_TRANSFER_REDEEM_RATE", "20/hour"),
     },
 }
+# An error code not declared in config/api/error_codes.py is logged; with this on (the test
+# suite and the API fuzzer) it is raised, so the answer is a 500 a test notices.
+API_STRICT_ERROR_CODES = False
 # The largest JSON body the API reads (bigger ones get 413 before they are read whole).
 API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 262_144, minimum=1024)
 # The largest export one import takes (POST /api/v1/import, the console's upload, a transfer).
@@ -373,6 +376,11 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.api.schema.document_errors_and_links",
+        "config.api.operations.summarize_operations",
+        # Tested examples of the main operations (after the errors' content is set).
+        "config.api.examples.add_examples",
+        # What a subscription's webhook receives: `x-webhooks` (OpenAPI 3.1's `webhooks`).
+        "digests.delivery.webhook_schema.document_webhooks",
     ],
 }
 

@@ -17,6 +17,7 @@ from digests.ai import combination_cache
 from digests.delivery import service as deliveries
 from digests.runs import runner
 from digests.schedules import scheduler
+from digests.textwatch import apprise
 from inbox.portability import import_jobs
 from inbox.tasks import enqueue_import
 from ingest.library import backfill
@@ -27,6 +28,14 @@ logger = logging.getLogger(__name__)
 
 def enqueue_delivery(delivery_id: int) -> bool:
     return _enqueue("digests.tasks.send_delivery", delivery_id, group="deliveries")
+
+
+def enqueue_apprise(run_id: int) -> bool:
+    return _enqueue("digests.textwatch.tasks.send_run", run_id, group="deliveries")
+
+
+def enqueue_watch_check(watch_id: int) -> bool:
+    return _enqueue("digests.textwatch.tasks.check", watch_id, group="watches")
 
 
 def enqueue_run(run_id: int) -> bool:
@@ -93,6 +102,7 @@ def execute_run(run_id: int) -> str:
         return "missing"
     # The brief is in the Inbox: now its email and webhook, each a task of its own.
     deliveries.hand_out_run(run.pk, enqueue_delivery)
+    apprise.hand_out_sends(run.pk, enqueue_apprise)  # and its Apprise targets, at once too
     return run.status
 
 

@@ -35,6 +35,7 @@ from config.api.pagination import (
 )
 from config.api.responses import created as created_response
 from config.api.serializers import ResponseSerializer, StrictSerializer, read_body, read_query
+from config.api.sync import updated_since_field
 from digests.models import RunItem
 from inbox.listing import (
     SHOW_CHOICES,
@@ -142,6 +143,12 @@ InboxQuerySerializer = type(
             required=False, help_text="First day, YYYY-MM-DD, in your time zone (preferences)."
         ),
         "to": QueryDateField(required=False, help_text="Last day, included."),
+        "updated_since": updated_since_field(
+            "An item changes when it is delivered and when it is marked or unmarked read, "
+            "saved or not interested (a mark follows the item to all its deliveries). "
+            "`state=all` leaves out items marked not interested: ask `state=not_interested` "
+            "too to learn of those."
+        ),
         "validate": _validate_range,
     },
 )
@@ -183,6 +190,7 @@ class InboxItemListView(APIView):
             text=query.get("q", "").strip(),
             since=query.get("from"),
             until=query.get("to"),
+            changed_since=query.get("updated_since"),
         )
         page = inbox_page_rows(
             request.user,

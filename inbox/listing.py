@@ -34,6 +34,8 @@ class InboxFilter:
     text: str = ""
     since: date | None = None  # first local day included
     until: date | None = None  # last local day included
+    # Only items delivered, or whose marks changed, at or after this moment (API sync).
+    changed_since: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -113,6 +115,10 @@ def filtered_items(user, inbox_filter: InboxFilter, *, zone: str = "UTC"):
     if inbox_filter.until is not None:
         end = _local_midnight(inbox_filter.until + timedelta(days=1), zone)
         items = items.filter(delivered_at__lt=end)
+    if inbox_filter.changed_since is not None:
+        since = inbox_filter.changed_since
+        marked = state.filter(updated_at__gte=since)
+        items = items.filter(Q(delivered_at__gte=since) | Exists(marked))
     return items
 
 

@@ -28,6 +28,10 @@ class UserContentState(models.Model):
     read_at = models.DateTimeField(null=True, blank=True)
     saved_at = models.DateTimeField(null=True, blank=True)
     not_interested_at = models.DateTimeField(null=True, blank=True)
+    # When the reader last marked it (read, saved, not interested, or undid one): the Inbox
+    # API's `updated_since` finds the items whose marks changed by it. Null: never marked.
+    # Set with each mark's own update (inbox/states.py, imports), which auto_now would miss.
+    updated_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [

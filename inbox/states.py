@@ -61,7 +61,7 @@ def _apply(user, run_items: Iterable[RunItem], action: str, *, now: datetime) ->
         ignore_conflicts=True,  # most exist already: every delivery creates its state
     )
     states = UserContentState.objects.filter(user=user, canonical_url_hash__in=list(item_ids))
-    states.update(**{field: now if on else None})
+    states.update(**{field: now if on else None}, updated_at=now)
     if action == "read":
         states.filter(opened_at__isnull=True).update(opened_at=now)
     inbox_changed(user.pk)  # the cached Inbox page of this user is stale now

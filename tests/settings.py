@@ -64,3 +64,5 @@ ANTHROPIC_API_KEY = ""
 # Runs extract the full text of their top candidates by fetching them; tests' items live on
 # made-up hosts, so extraction is off unless a test turns it on (tests/ingest/test_extract.py).
 FULLTEXT_TOP_K = 0
+# An undeclared API error code fails the test that meets it (config/api/error_codes.py).
+API_STRICT_ERROR_CODES = True

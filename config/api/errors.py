@@ -1,4 +1,7 @@
-"""Every API error has one shape: {"error": {"code", "message", "fields"}}.
+"""Every API error has one shape: {"error": {"code", "message", "fields", "field_codes"}}.
+
+`code` is one of config/api/error_codes.ERROR_CODES; `fields` gives a message per refused field
+and `field_codes` a code per field from FIELD_CODES (added later: `fields` keeps its shape).
 
 DRF's exceptions go through `exception_handler` (the REST_FRAMEWORK setting); what Django
 answers before or outside a DRF view under /api/ — an unmatched path, a body refused by the
@@ -8,15 +11,20 @@ URLconf names, so a client never reads an HTML page from the API.
 
 from __future__ import annotations
 
+import logging
 import math
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, JsonResponse
 from django.utils.translation import gettext as _
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
+from config.api.error_codes import ERROR_CODES, FIELD_CODES, UndeclaredErrorCode, field_code
+
 API_PREFIX = "/api/"
+logger = logging.getLogger(__name__)
 
 
 class APIInputError(exceptions.APIException):
@@ -25,9 +33,16 @@ class APIInputError(exceptions.APIException):
     status_code = status.HTTP_400_BAD_REQUEST
     default_code = "invalid"
 
-    def __init__(self, fields: dict[str, str], message: str = "", code: str = "invalid"):
+    def __init__(
+        self,
+        fields: dict[str, str],
+        message: str = "",
+        code: str = "invalid",
+        field_codes: dict[str, str] | None = None,
+    ):
         self.fields = fields
         self.code = code
+        self.field_codes = field_codes
         first = next(iter(fields.items()), None)
         super().__init__(message or (f"{first[0]}: {first[1]}" if first else "Invalid input."))
 
@@ -65,8 +80,31 @@ class PayloadTooLarge(APIInputError):
         super().__init__(fields or {}, message=message, code="too_large")
 
 
-def error_body(code: str, message: str, fields: dict | None = None) -> dict:
-    return {"error": {"code": code, "message": message, "fields": fields or {}}}
+def _declared(code: str, table: dict[str, str], kind: str) -> bool:
+    if code in table:
+        return True
+    logger.error("Undeclared API %s code %r (declare it in config/api/error_codes.py)", kind, code)
+    if getattr(settings, "API_STRICT_ERROR_CODES", False):
+        raise UndeclaredErrorCode(f"{kind} code {code!r} is not in config/api/error_codes.py")
+    return False
+
+
+def default_field_code(code: str) -> str:
+    """The field code of a field refused by an answer with `code` and no finer word: the
+    answer's own code said in the field vocabulary, or `refused` (a rule of the service)."""
+    return field_code(code) or "refused"
+
+
+def error_body(
+    code: str, message: str, fields: dict | None = None, field_codes: dict | None = None
+) -> dict:
+    fields = fields or {}
+    _declared(code, ERROR_CODES, "error")
+    codes = {}
+    for name in fields:
+        given = (field_codes or {}).get(name) or default_field_code(code)
+        codes[name] = given if _declared(given, FIELD_CODES, "field error") else "invalid"
+    return {"error": {"code": code, "message": message, "fields": fields, "field_codes": codes}}
 
 
 def error_response(
@@ -79,7 +117,14 @@ def error_response(
     return response
 
 
-def _flatten(detail) -> dict[str, str]:
+def _first_code(value) -> str | None:
+    if isinstance(value, list):
+        return next((c for c in map(_first_code, value) if c), None)
+    return getattr(value, "code", None)
+
+
+def _flatten(detail) -> dict[str, tuple[str, str]]:
+    """{field: (message, field code)} from a ValidationError's detail."""
     if isinstance(detail, dict):
         flat = {}
         for key, value in detail.items():
@@ -90,17 +135,32 @@ def _flatten(detail) -> dict[str, str]:
                         for sub_key, sub_value in _flatten(entry).items():
                             flat[f"{key}.{index}.{sub_key}"] = sub_value
                 else:
-                    flat[key] = " ".join(
-                        " ".join(_flatten(v).values()) if isinstance(v, dict) else str(v)
+                    message = " ".join(
+                        " ".join(m for m, _c in _flatten(v).values())
+                        if isinstance(v, dict)
+                        else str(v)
                         for v in value
                     )
+                    flat[key] = (message, _field_code_of(value))
             elif isinstance(value, dict):
                 for sub_key, sub_value in _flatten(value).items():
                     flat[f"{key}.{sub_key}"] = sub_value
             else:
-                flat[key] = str(value)
+                flat[key] = (str(value), _field_code_of(value))
         return flat
     return {}
+
+
+def _field_code_of(value) -> str:
+    code = _first_code(value)
+    if code is None and isinstance(value, list):
+        # A list field's entries refused one by one ({"interests": [{"2": [...]}]}).
+        nested = [c for v in value if isinstance(v, dict) for _m, c in _flatten(v).values()]
+        code = nested[0] if nested else None
+    found = field_code(code)
+    if found is None and code is not None:
+        _declared(code, FIELD_CODES, "field error")
+    return found or "invalid"
 
 
 def exception_handler(exc, context):
@@ -120,13 +180,17 @@ def exception_handler(exc, context):
     if response is None:
         return None
     if isinstance(exc, APIInputError):
-        body = error_body(exc.code, str(exc.detail), exc.fields)
+        body = error_body(exc.code, str(exc.detail), exc.fields, exc.field_codes)
     elif isinstance(exc, exceptions.ValidationError):
-        fields = _flatten(exc.detail)
+        flat = _flatten(exc.detail)
         if isinstance(exc.detail, list):
-            fields = {"non_field_errors": " ".join(str(d) for d in exc.detail)}
+            message = " ".join(str(d) for d in exc.detail)
+            flat = {"non_field_errors": (message, _field_code_of(exc.detail))}
+        fields = {name: message for name, (message, _code) in flat.items()}
+        codes = {name: code for name, (_message, code) in flat.items()}
         first = next(iter(fields.items()), ("", "Invalid input."))
-        body = error_body("invalid", f"{first[0]}: {first[1]}" if first[0] else first[1], fields)
+        message = f"{first[0]}: {first[1]}" if first[0] else first[1]
+        body = error_body("invalid", message, fields, codes)
     else:
         detail = exc.detail if isinstance(exc, exceptions.APIException) else str(exc)
         code = getattr(exc, "default_code", "error")

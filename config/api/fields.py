@@ -127,7 +127,9 @@ class AwareDateTimeField(serializers.DateTimeField):
                 _("Must include a UTC offset, e.g. 2026-01-05T08:00:00Z or +01:00.")
             )
         if not 1970 <= parsed.year <= 2199:
-            raise serializers.ValidationError(_("Must be between the years 1970 and 2199."))
+            raise serializers.ValidationError(
+                _("Must be between the years 1970 and 2199."), code="out_of_range"
+            )
         return parsed
 
 

@@ -40,7 +40,8 @@ def read_limit(request, default: int, maximum: int) -> int:
         return default
     if not _DIGITS.fullmatch(raw) or not 1 <= int(raw) <= maximum:
         raise APIInputError(
-            {LIMIT_PARAM: _("Must be a whole number from 1 to %(max)s.") % {"max": maximum}}
+            {LIMIT_PARAM: _("Must be a whole number from 1 to %(max)s.") % {"max": maximum}},
+            field_codes={LIMIT_PARAM: "out_of_range" if _DIGITS.fullmatch(raw) else "invalid"},
         )
     return int(raw)
 

@@ -25,7 +25,25 @@ from drf_spectacular.renderers import OpenApiYamlRenderer
 from drf_spectacular.utils import OpenApiResponse
 from drf_spectacular.views import SpectacularAPIView
 
+from config.api.error_codes import ERROR_CODES, FIELD_CODES
+
 ERROR_COMPONENT = "Error"
+ERROR_CODE_COMPONENT = "ErrorCode"
+FIELD_ERROR_CODE_COMPONENT = "FieldErrorCode"
+
+
+def _code_enum(table: dict[str, str], description: str) -> dict:
+    # The table of codes is the description too, so a client reads what each one means.
+    lines = "\n".join(f"- `{code}`: {meaning}" for code, meaning in table.items())
+    return {"type": "string", "enum": list(table), "description": f"{description}\n\n{lines}"}
+
+
+ERROR_CODE_SCHEMA = _code_enum(
+    ERROR_CODES, "What went wrong, for a program to branch on; stable (codes are only added)."
+)
+FIELD_ERROR_CODE_SCHEMA = _code_enum(
+    FIELD_CODES, "What was wrong with one field or parameter; stable (codes are only added)."
+)
 ERROR_SCHEMA = {
     "type": "object",
     "description": "Every error answer of the API has this shape.",
@@ -33,18 +51,22 @@ ERROR_SCHEMA = {
     "properties": {
         "error": {
             "type": "object",
-            "required": ["code", "message", "fields"],
+            "required": ["code", "message", "fields", "field_codes"],
             "properties": {
-                "code": {
-                    "type": "string",
-                    "description": "Machine-readable, e.g. invalid, not_found, throttled.",
-                },
+                "code": {"$ref": f"#/components/schemas/{ERROR_CODE_COMPONENT}"},
                 "message": {"type": "string", "description": "For people, in their language."},
                 "fields": {
                     "type": "object",
                     "description": "What was wrong with which field or parameter "
                     '(nested ones as "parent.child", list entries as "list.0").',
                     "additionalProperties": {"type": "string"},
+                },
+                "field_codes": {
+                    "type": "object",
+                    "description": "A code per field named in `fields`, with the same keys.",
+                    "additionalProperties": {
+                        "$ref": f"#/components/schemas/{FIELD_ERROR_CODE_COMPONENT}"
+                    },
                 },
             },
         }
@@ -182,7 +204,10 @@ def _add_links(result: dict) -> None:
 
 def document_errors_and_links(result, generator, request, public):
     """drf-spectacular postprocessing hook (SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"])."""
-    result.setdefault("components", {}).setdefault("schemas", {})[ERROR_COMPONENT] = ERROR_SCHEMA
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    schemas[ERROR_COMPONENT] = ERROR_SCHEMA
+    schemas[ERROR_CODE_COMPONENT] = ERROR_CODE_SCHEMA
+    schemas[FIELD_ERROR_CODE_COMPONENT] = FIELD_ERROR_CODE_SCHEMA
     for path, operations in result["paths"].items():
         for method, operation in operations.items():
             responses = operation.setdefault("responses", {})

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 
 from django.utils.translation import gettext as _
 from rest_framework import serializers
+from rest_framework.exceptions import ErrorDetail
 from rest_framework.fields import empty
 from rest_framework.settings import api_settings
 
@@ -31,7 +32,9 @@ def _refuse_unknown(serializer: StrictSerializer, data: Mapping) -> None:
             else _("Unknown field; this takes no fields.")
         )
         hints = serializer.unknown_field_hints
-        raise serializers.ValidationError({key: [hints.get(key, message)] for key in unknown})
+        raise serializers.ValidationError(
+            {key: [ErrorDetail(hints.get(key, message), code="unknown_field")] for key in unknown}
+        )
 
 
 class StrictSerializer(serializers.Serializer):
@@ -67,7 +70,10 @@ def read_query(
     params = request.query_params
     repeated = [key for key in params if len(params.getlist(key)) > 1]
     if repeated:
-        raise APIInputError({key: _("Give this parameter once.") for key in repeated})
+        raise APIInputError(
+            {key: _("Give this parameter once.") for key in repeated},
+            field_codes=dict.fromkeys(repeated, "duplicate"),
+        )
     data = {key: params[key] for key in params if key not in also}
     serializer = serializer_class(data=data)
     if also:
@@ -76,7 +82,9 @@ def read_query(
         takes += [name for name in also if name not in takes]
         if unknown := [key for key in data if key not in takes]:
             message = _("Unknown parameter; this takes: %(params)s.") % {"params": ", ".join(takes)}
-            raise APIInputError(dict.fromkeys(unknown, message))
+            raise APIInputError(
+                dict.fromkeys(unknown, message), field_codes=dict.fromkeys(unknown, "unknown_field")
+            )
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
 

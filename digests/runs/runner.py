@@ -51,6 +51,7 @@ from ingest.pool.full_text import ensure_full_text_of_top
 from ingest.pool.levels import rate_unrated, reading_level_in
 from ingest.pool.recent import id_set, recent_item_ids
 from ingest.pool.search_index import search_pool
+from ingest.pool.size import items_in_window
 from ingest.pool.visibility import visible_to
 from topics.candidates import followed_topic_item_ids
 
@@ -256,14 +257,17 @@ def _with_feedback(
     (scoring.expansion_terms), add those words to the query — and, for a topic-only
     subscription, the pool's items that use them — and rank again."""
     docs = documents(rows)
-    ranked = rank(interests, docs, query)
+    since = now - timedelta(hours=subscription.content_window_hours)
+    until = now + timedelta(hours=1)
+    # A topic-only run's candidates are the pool's items with its words: the pool in the window
+    # is the collection its words are weighed against (scoring.rank).
+    collection = items_in_window(since, until) if from_pool else 0
+    ranked = rank(interests, docs, query, collection=collection)
     expansions = expansion_terms(query, docs, ranked) if query else {}
     if not expansions:
         return rows, docs, ranked
     if from_pool:
         known = {row["id"] for row in rows}
-        since = now - timedelta(hours=subscription.content_window_hours)
-        until = now + timedelta(hours=1)
         more_ids = [
             item_id
             for item_id in search_pool(
@@ -279,7 +283,7 @@ def _with_feedback(
             more = _rows(subscription, more_ids, since=since, until=until, from_pool=True)
             rows = rows + more
             docs = docs + documents(more)
-    return rows, docs, rank(interests, docs, query.expanded(expansions))
+    return rows, docs, rank(interests, docs, query.expanded(expansions), collection=collection)
 
 
 def reader_feedback(user_id: int | None, query: Query, *, now: datetime) -> Feedback:
@@ -829,7 +833,7 @@ def _execute(run: Run, attempt: int, *, now: datetime) -> bool:
             Subscription.objects.filter(pk=subscription.pk).update(last_run_at=now)
             if subscription.run_at and not subscription.cron:
                 Subscription.objects.filter(pk=subscription.pk).update(
-                    status=Subscription.Status.COMPLETED
+                    status=Subscription.Status.COMPLETED, updated_at=now
                 )
     except LeaseLost:
         logger.warning("run %s was reclaimed while attempt %s was on it", run_id, attempt)

@@ -6,11 +6,14 @@ Relevance (0-100) is BM25F over the item's title and summary, ranked among the r
 candidates (`rank()`):
 
 - The interests are read as words and phrases: "Python programming" is the words `python`
-  and `programming`, and the phrase when they stand together. Latin words match whole words,
-  the last letter-s of a plural folded (ingest/text/terms.py: "models" is "model"); Chinese,
-  Japanese and Korean terms match where they are written, as substrings.
-- Each word weighs its inverse document frequency among the candidates, so "Kubernetes" in a
-  pool of container news counts for more than "production"; a word's count saturates (k1) and
+  and `programming`, and the phrase when they stand together; a function word inside an
+  interest ("Ruby on Rails") links its phrase and is no word of its own. Latin words match
+  whole words, the last letter-s of a plural folded (ingest/text/terms.py: "models" is
+  "model"); Chinese, Japanese and Korean terms match where they are written, as substrings.
+- Each word weighs its inverse document frequency, so "Kubernetes" in a pool of container
+  news counts for more than "production": among the candidates, or for a topic-only run
+  (whose candidates are every pool item with one of its words) against the pool in the
+  window (`rank(collection=)`, ingest/pool/size.py). A word's count saturates (k1) and
   is normalized by the field's length (b); the title counts 2.5 times the summary.
 - A phrase found as written adds half of its words' weight again.
 - Each interest is a concept: it adds how much of itself the item says (over what it scores
@@ -203,15 +206,17 @@ class Query:
         substrings: dict[str, str] = {}
         phrases: dict[tuple[str, ...], str] = {}
         parts: dict[str, tuple[tuple, ...]] = {}
+        phrase_links: dict[tuple[str, ...], tuple[str, ...]] = {}
         for term in interests.terms:
             # Words keep their case for their forms: "LLM" also matches "LLMs". Chinese,
             # Japanese and Korean terms are cut into words by the shared segmenter, as the
             # interest extractor cut the topic (ingest/text/segment.py).
             cleaned = clean_term(term)
+            links: tuple[str, ...] = ()
             if _is_cjk_term(fold(cleaned)):
                 written = list(match_words(cleaned))
             else:
-                written = _CASED_WORD.findall(cleaned.replace("-", " "))
+                written, links = _content_words(_CASED_WORD.findall(cleaned.replace("-", " ")))
             keys = tuple(word_key(fold(word)) for word in written)
             for key, word in zip(keys, written, strict=True):
                 words.setdefault(key, term)
@@ -220,10 +225,13 @@ class Query:
             own = tuple(("w", key) for key in dict.fromkeys(keys))
             if len(keys) > 1:
                 phrases.setdefault(keys, term)
+                phrase_links.setdefault(keys, links)
                 own += (("p", keys),)
             if own:
                 parts.setdefault(term, own)
-        patterns = {phrase: _phrase_pattern(phrase, forms) for phrase in phrases}
+        patterns = {
+            phrase: _phrase_pattern(phrase, forms, phrase_links[phrase]) for phrase in phrases
+        }
         return cls(
             words,
             substrings,
@@ -258,7 +266,27 @@ class Query:
 _BETWEEN_WORDS = r"[^0-9a-z\u00c0-\u024f]+"
 
 
-def _phrase_pattern(phrase: tuple[str, ...], forms: dict[str, tuple[str, ...]]) -> re.Pattern:
+def _content_words(written: list[str]) -> tuple[list[str], tuple[str, ...]]:
+    """A Latin interest's own words without the function words that link them ("Ruby on
+    Rails" is the words Ruby and Rails), and what links each word to the next ("" where
+    nothing does): a function word would find every item, but the phrase says it as written."""
+    function_words = _function_words()
+    words: list[str] = []
+    links: list[str] = []
+    for word in written:
+        if words and len(written) > 2 and fold(word) in function_words:
+            links[-1] = f"{links[-1]} {fold(word)}".strip()
+        else:
+            words.append(word)
+            links.append("")
+    if links and links[-1]:  # a trailing function word is no part of the phrase
+        links[-1] = ""
+    return words, tuple(links[:-1])
+
+
+def _phrase_pattern(
+    phrase: tuple[str, ...], forms: dict[str, tuple[str, ...]], links: tuple[str, ...] = ()
+) -> re.Pattern:
     words = [
         "(?:" + "|".join(re.escape(f) for f in sorted(forms[key], key=len, reverse=True)) + ")"
         for key in phrase
@@ -267,7 +295,12 @@ def _phrase_pattern(phrase: tuple[str, ...], forms: dict[str, tuple[str, ...]]) 
         # Chinese and Japanese write a phrase's words together, Korean with a space between.
         return re.compile(r"\s*".join(words))
     edge = "[0-9a-z\u00c0-\u024f]"
-    return re.compile(f"(?<!{edge})" + _BETWEEN_WORDS.join(words) + f"(?!{edge})")
+    between = [
+        _BETWEEN_WORDS.join(["", *map(re.escape, link.split()), ""]) if link else _BETWEEN_WORDS
+        for link in (links or ("",) * (len(words) - 1))
+    ]
+    joined = words[0] + "".join(b + w for b, w in zip(between, words[1:], strict=True))
+    return re.compile(f"(?<!{edge})" + joined + f"(?!{edge})")
 
 
 _EDGE = "[0-9a-z\u00c0-\u024f]"
@@ -431,7 +464,9 @@ class _Stats:
     idf: dict[tuple, float]
 
 
-def _stats(query: Query, all_counts: list[dict], docs: list[Document]) -> _Stats:
+def _stats(
+    query: Query, all_counts: list[dict], docs: list[Document], collection: int = 0
+) -> _Stats:
     documents = max(1, len(docs))
     average_length = {
         name: max(1.0, sum(map(itemgetter(name), map(attrgetter("lengths"), docs))) / documents)
@@ -441,7 +476,8 @@ def _stats(query: Query, all_counts: list[dict], docs: list[Document]) -> _Stats
     for counts in all_counts:
         containing.update(set(counts["title"]) | set(counts["summary"]))
     # A word no candidate has weighs nothing: it can neither rank nor count against anyone.
-    idf = {part: _idf(documents, n) for part, n in containing.items()}
+    in_collection = max(documents, collection)
+    idf = {part: _idf(in_collection, n) for part, n in containing.items()}
     return _Stats(documents, average_length, idf)
 
 
@@ -538,7 +574,13 @@ def _why(weighted: Counter, counts: dict, query: Query):
     )
 
 
-def rank(interests: Interests, docs: Sequence[Document], query: Query | None = None):
+def rank(
+    interests: Interests,
+    docs: Sequence[Document],
+    query: Query | None = None,
+    *,
+    collection: int = 0,
+):
     """Relevance of each document among `docs` (the run's candidates, whose word statistics
     weigh the query's words). Items without any interest score 0; a negative keyword excludes."""
     query = query or Query.from_interests(interests)
@@ -550,7 +592,7 @@ def rank(interests: Interests, docs: Sequence[Document], query: Query | None = N
             for doc in docs
         ]
     all_counts = [_counts(query, doc) for doc in docs]
-    stats = _stats(query, all_counts, list(docs))
+    stats = _stats(query, all_counts, list(docs), collection)
     weights = _weights(query, stats)
     nothing = (0.0, Counter())
     raw = [

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from django.db.models import Q
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -39,6 +40,7 @@ from config.api.serializers import (
     read_body,
     read_query,
 )
+from config.api.sync import read_updated_since, updated_since_parameter
 from config.api.throttling import ScopedIPRateThrottle, wait_before_another
 from config.moments import moment
 from digests.ai import llm
@@ -416,12 +418,30 @@ class SubscriptionListView(ListAPIView):
     serializer_class = SubscriptionSerializer
 
     def get_queryset(self):
-        return (
+        subscriptions = (
             Subscription.objects.alive()
             .filter(owner=self.request.user)
             .select_related("owner", "webhook")
             .prefetch_related("subscriptionsource_set")
         )
+        since = read_updated_since(self.request)
+        if since is not None:
+            subscriptions = subscriptions.filter(
+                Q(updated_at__gte=since) | Q(last_run_at__gte=since)
+            )
+        return subscriptions
+
+    @extend_schema(
+        parameters=[
+            updated_since_parameter(
+                "A subscription changes when it is edited, paused, resumed or completed and "
+                "when a run of it delivers; its `next_run_at` moving along the schedule is "
+                "not a change. Deleted subscriptions are no longer listed."
+            )
+        ]
+    )
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
 
     @extend_schema(
         request=SubscriptionInputSerializer,
@@ -476,7 +496,28 @@ class SubscriptionRunsView(ListAPIView):
 
     def get_queryset(self):
         subscription = _owned(self.request, self.kwargs["subscription_id"])
-        return charges.with_credits(Run.objects.filter(subscription=subscription))
+        runs = Run.objects.filter(subscription=subscription)
+        since = read_updated_since(self.request)
+        if since is not None:
+            # A run's status changes stamp these times: created (pending), started (running),
+            # finished (succeeded or failed), retried (pending again).
+            runs = runs.filter(
+                Q(created_at__gte=since)
+                | Q(started_at__gte=since)
+                | Q(finished_at__gte=since)
+                | Q(retried_at__gte=since)
+            )
+        return charges.with_credits(runs)
+
+    @extend_schema(
+        parameters=[
+            updated_since_parameter(
+                "A run changes when it is created, starts, finishes or is retried."
+            )
+        ]
+    )
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
 
 
 class RunDetailView(APIView):

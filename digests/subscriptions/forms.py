@@ -279,10 +279,21 @@ class SubscriptionForm(forms.Form):
         draft_url: str = "",
         sections: bool = True,
         kept_source_ids=(),
+        apprise_targets=(),
         **kwargs,
     ):
         super().__init__(*args, **kwargs)
         self.kept_source_ids = list(kept_source_ids)
+        if apprise_targets:
+            # Offered only to a reader who has added targets (on the Watches page): an empty
+            # list of checkboxes would be a question with no answers.
+            self.fields["apprise_targets"] = forms.MultipleChoiceField(
+                label=_("Also send each brief to"),
+                choices=[(str(t.pk), f"{t.label} ({t.hint})") for t in apprise_targets],
+                required=False,
+                widget=forms.CheckboxSelectMultiple,
+                help_text=_("Your notification targets (Apprise): ntfy, Slack, Telegram…"),
+            )
         if not sections:
             # No source of this reader carries newspaper sections: the filter could only
             # empty their briefs, so it is not offered (and a save leaves it as it was).
@@ -339,4 +350,11 @@ class SubscriptionForm(forms.Form):
         data["source_ids"] = [int(i) for i in data.get("source_ids") or []]
         # Sources the subscription reads that the form cannot show (not in the library): kept.
         data["source_ids"] += [i for i in self.kept_source_ids if i not in data["source_ids"]]
+        data.pop("apprise_targets", None)  # routed apart: apprise_targets_chosen()
         return data
+
+    def apprise_targets_chosen(self) -> list[int] | None:
+        """The ticked Apprise targets' ids, or None when the form offers none."""
+        if "apprise_targets" not in self.fields:
+            return None
+        return [int(i) for i in self.cleaned_data.get("apprise_targets") or []]

@@ -41,6 +41,12 @@ WORDS_DIR = Path(__file__).parent / "topic_words"
 MAX_TERMS = 12
 MAX_TERM_CHARS = 100
 LONG_PHRASE_WORDS = 4  # longer phrases are kept only as their two-word pieces
+# Lower-case words that link the parts of one name (Ruby on Rails, Lord of the Rings, Banco
+# de España), at most MAX_NAME_LINKS in a row.
+_NAME_LINKS = frozenset(
+    ["on", "of", "the", "de", "du", "da", "del", "der", "des", "la", "le", "von", "van", "y"]
+)
+MAX_NAME_LINKS = 2
 
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _KATAKANA = "\u30a0-\u30ff\u31f0-\u31ff"
@@ -91,6 +97,39 @@ def _name_kind(word: str, *, first: bool, title_case: bool) -> str:
     return "weak" if word[:1].isupper() and not first and not title_case else ""
 
 
+def _linked_name(tokens: list[_Token], start: int, *, title_case: bool) -> int:
+    """Where a name that goes on through linking words ends ("on Rails" after Ruby, "of the
+    Rings" after Lord): the index of its next capitalized word, or 0 when `tokens[start]`
+    does not begin such a link. Only in a sentence written in lower case, where a capital
+    says "name"; "and" and "or" list names, they never link them."""
+    if title_case:
+        return 0
+    links = 0
+    for index in range(start, min(len(tokens), start + 2 * (MAX_NAME_LINKS + 1))):
+        token = tokens[index]
+        if token.kind == "space":
+            continue
+        if token.kind != "latin":
+            return 0
+        if token.text in _NAME_LINKS and links < MAX_NAME_LINKS:
+            links += 1
+            continue
+        named = links and _name_kind(token.text, first=False, title_case=False)
+        return index if named else 0
+    return 0
+
+
+def _next_kind(tokens: list[_Token], index: int) -> str:
+    """The kind of the first token at or after `index` that is not a space ("" at the end)."""
+    return next((t.kind for t in tokens[index:] if t.kind != "space"), "")
+
+
+def _starts_weak_name(name_run: list[str]) -> bool:
+    """Whether a run of capitalized words began with an ordinary capitalized word (New York,
+    Commodore 64: one name) rather than an acronym or a name on its own (EU AI Act: EU, AI)."""
+    return _name_kind(name_run[0], first=False, title_case=False) == "weak"
+
+
 def _is_english_stop(word: str, *, first: bool, title_case: bool) -> bool:
     if len(word) >= 2 and word.isupper():
         return False  # IT, US: acronyms, not "it" and "us"
@@ -122,13 +161,21 @@ class _Terms:
 
 
 def _latin_phrase(words: list[str], terms: _Terms) -> None:
+    # "writing better CSS" is about CSS: a verb that opens a phrase frames its object (a
+    # filler word may stand between them: the verb is then a phrase of its own).
+    while words and words[0].casefold() in _words("en_lead.txt"):
+        words = words[1:]
     if not words:
         return
     if len(words) <= LONG_PHRASE_WORDS:
         terms.add(" ".join(words))
     if len(words) >= 3:
-        for left, right in pairwise(words):
-            terms.add(f"{left} {right}")
+        # The piece that ends in the phrase's head ("home computers" of "retro home
+        # computers") and, of four words, the two before it ("cold climate" of "cold climate
+        # heat pumps"); the pieces across them rarely name anything ("retro home").
+        terms.add(f"{words[-2]} {words[-1]}")
+        if len(words) == LONG_PHRASE_WORDS:
+            terms.add(f"{words[0]} {words[1]}")
     # "pricing strategy" is about pricing: the phrase without its generic head, too.
     core = list(words)
     while core and core[-1].casefold() in _words("en_generic.txt"):
@@ -273,13 +320,34 @@ def extract_terms(topic: str) -> list[str]:
         if "cjk" in kinds or "hiragana" in kinds:
             end_phrases()
             _cjk_word("".join(t.text for t in run), japanese=japanese, terms=terms)
+        elif token.kind == "latin" and (korean or _next_kind(tokens, index) == "hangul"):
+            # A Latin word among Korean ones is a word of their phrase (생성형 AI 규제).
+            end_latin()
+            korean.append(token.text)
+            if _name_kind(token.text, first=False, title_case=True) == "strong":
+                names.append(token.text)
+            first = False
         elif token.kind == "latin":
             word = token.text
+            linked = _linked_name(tokens, index - 1, title_case=title_case) if name_run else 0
+            if linked:
+                # "Ruby on Rails", "Lord of the Rings": one name, its linking words kept.
+                joined = [t.text for t in tokens[index - 1 : linked + 1] if t.kind == "latin"]
+                name_run.extend(joined)
+                phrase[-1] = " ".join([phrase[-1], *joined])
+                index = linked + 1
+                first = False
+                continue
             if _is_english_stop(word, first=first, title_case=title_case):
                 end_latin()
             else:
-                phrase.append(word)
                 kind = _name_kind(word, first=first, title_case=title_case)
+                if kind and name_run and _starts_weak_name(name_run):
+                    # A capitalized word goes on a name begun with one (New York, Commodore 64):
+                    # the name is one unit of its phrase, never cut in two.
+                    phrase[-1] = f"{phrase[-1]} {word}"
+                else:
+                    phrase.append(word)
                 if kind == "strong":
                     names.append(word)
                 if kind:
@@ -299,7 +367,8 @@ def extract_terms(topic: str) -> list[str]:
             first = first or token.text in ".!?"
     end_phrases()
     for name in names:
-        # "IT" alone would match every "it": case is folded when matching.
-        if name.casefold() not in _latin_stop_words():
+        # "IT" alone would match every "it": case is folded when matching. A number alone
+        # ("64" of Commodore 64) names nothing.
+        if name.casefold() not in _latin_stop_words() and any(c.isalpha() for c in name):
             terms.add(name)
     return terms.terms[:MAX_TERMS] or [text[:MAX_TERM_CHARS]]

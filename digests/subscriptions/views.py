@@ -6,6 +6,7 @@ import math
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.db.models import OuterRef, Subquery
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -35,6 +36,8 @@ from digests.subscriptions.forms import (
     sections_apply,
 )
 from digests.tasks import enqueue_delivery, enqueue_run
+from digests.textwatch import apprise
+from digests.textwatch.models import AppriseTarget
 from inbox.models import UserPreference
 from ingest.models import UserSource
 
@@ -252,6 +255,7 @@ def subscription_edit(request, subscription_id: int):
         for source_id in subscription.subscriptionsource_set.values_list("source_id", flat=True)
         if source_id not in in_library
     ]
+    targets = list(AppriseTarget.objects.filter(owner=request.user))
     form = SubscriptionForm(
         request.POST or None,
         library=library,
@@ -259,10 +263,14 @@ def subscription_edit(request, subscription_id: int):
         draft_url=request.path,
         sections=show_sections,
         kept_source_ids=kept,
+        apprise_targets=targets,
     )
     draft_panel = None
     if request.method != "POST":
         form.initial = initial_for(subscription, form.fields)
+        form.initial["apprise_targets"] = [
+            str(pk) for pk in subscription.apprise_routes.values_list("target_id", flat=True)
+        ]
     elif request.POST.get("draft") in DRAFT_ACTIONS:
         draft_panel, initial = _draft(request, form.fields, instance=subscription)
         form = SubscriptionForm(
@@ -271,10 +279,17 @@ def subscription_edit(request, subscription_id: int):
             initial=initial,
             draft_url=request.path,
             sections=show_sections,
+            apprise_targets=targets,
         )
     if request.method == "POST" and draft_panel is None and form.is_valid():
         try:
-            subscriptions.update_subscription(subscription, form.service_data(), now=timezone.now())
+            with transaction.atomic():  # the settings and the routes, or neither
+                subscriptions.update_subscription(
+                    subscription, form.service_data(), now=timezone.now()
+                )
+                chosen = form.apprise_targets_chosen()
+                if chosen is not None:
+                    apprise.set_routes(request.user, subscription, chosen)
         except (subscriptions.SubscriptionInputError, TierLimitError) as exc:
             for field, message in exc.errors.items():
                 form.add_error(field if field in form.fields else None, message)
@@ -313,6 +328,7 @@ def subscription_detail(request, subscription_id: int):
             "runs": runs,
             "email_recipient": recipient_for(subscription) if subscription.email_enabled else "",
             "webhook": webhook,
+            "apprise_targets": AppriseTarget.objects.filter(routes__subscription=subscription),
             "webhook_secret": pop_new_secret(request, subscription.pk),
             "test_events": Delivery.objects.filter(
                 subscription=subscription, event=Delivery.Event.TEST

@@ -74,8 +74,8 @@ class AppriseRoutesInputSerializer(StrictSerializer):
     targets = StrictListField(child=IdField(), max_length=20)
 
 
-def _body(request) -> dict:
-    data = dict(read_body(WatchInputSerializer, request))
+def _body(request, **kwargs) -> dict:
+    data = dict(read_body(WatchInputSerializer, request, **kwargs))
     if data.get("trigger_number") == "":
         data["trigger_number"] = None
     return data
@@ -165,12 +165,30 @@ class WatchDetailView(APIView):
                     "notified": newer.notified,
                     "added_lines": newer.added_lines,
                     "removed_lines": newer.removed_lines,
+                    # A baseline follows an edit of the settings: not a change of the page.
+                    "baseline": newer.baseline,
                     "diff": diff_texts(older.text, newer.text).as_text(max_lines=200)
-                    if older is not None
+                    if older is not None and not newer.baseline
                     else "",
                 }
             )
         return Response({**watch_json(watch), "history": history})
+
+    @extend_schema(
+        description=(
+            "Change some of a watch's settings (the fields of POST /api/v1/watches). A new "
+            "part, address or ignore rule reads the page now and starts a new baseline."
+        ),
+        request=WatchInputSerializer,
+        responses={200: OpenApiTypes.OBJECT},
+    )
+    def patch(self, request, watch_id: int):
+        watch = get_object_or_404(
+            TextWatch.objects.select_related("notifier"), pk=watch_id, owner=request.user
+        )
+        data = {**service.settings_of(watch), **_body(request, partial=True)}
+        watch = service.update_watch(watch, data, now=timezone.now())
+        return Response(watch_json(watch))
 
     @extend_schema(
         description="Stop watching; the changes already delivered stay in the Inbox.",
@@ -180,6 +198,26 @@ class WatchDetailView(APIView):
         watch = get_object_or_404(TextWatch, pk=watch_id, owner=request.user)
         service.delete_watch(watch, now=timezone.now())
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class WatchPauseView(APIView):
+    @extend_schema(
+        description="No checks until resumed.", request=None, responses={200: OpenApiTypes.OBJECT}
+    )
+    def post(self, request, watch_id: int):
+        watch = get_object_or_404(TextWatch, pk=watch_id, owner=request.user)
+        return Response(watch_json(service.pause_watch(watch)))
+
+
+class WatchResumeView(APIView):
+    @extend_schema(
+        description="Check again: now if a check is overdue, else an interval after the last.",
+        request=None,
+        responses={200: OpenApiTypes.OBJECT},
+    )
+    def post(self, request, watch_id: int):
+        watch = get_object_or_404(TextWatch, pk=watch_id, owner=request.user)
+        return Response(watch_json(service.resume_watch(watch, now=timezone.now())))
 
 
 # --- Apprise targets --------------------------------------------------------------------------

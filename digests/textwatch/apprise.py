@@ -244,31 +244,56 @@ def send_test(target: AppriseTarget) -> str:
 
 
 def send_due(*, now: datetime, limit: int = 50) -> list[AppriseSend]:
-    """Send the rows that are due, each claimed under a lease; failures retry with back-off,
+    """The tick's sweep: send the rows that are due — retries after their back-off, and first
+    attempts whose task was lost — each claimed under a lease; failures retry with back-off,
     up to MAX_ATTEMPTS."""
     ids = list(
         AppriseSend.objects.filter(status=AppriseSend.Status.PENDING, next_attempt_at__lte=now)
         .order_by("next_attempt_at", "id")
         .values_list("pk", flat=True)[:limit]
     )
-    done = []
-    for pk in ids:
-        row = AppriseSend.objects.select_related("run__subscription", "target").get(pk=pk)
-        taken = AppriseSend.objects.filter(
-            pk=pk, status=AppriseSend.Status.PENDING, next_attempt_at=row.next_attempt_at
-        ).update(next_attempt_at=now + LEASE, attempts=row.attempts + 1)
-        if not taken:
-            continue
-        title, body = message_of(row.run)
-        error = notify(_decrypt(row.target), title=title, body=body)
-        row.attempts += 1
-        if not error:
-            row.status, row.sent_at, row.last_error, row.next_attempt_at = "sent", now, "", None
-        elif row.attempts >= MAX_ATTEMPTS:
-            row.status, row.last_error, row.next_attempt_at = "failed", error[:500], None
-        else:
-            row.last_error = error[:500]
-            row.next_attempt_at = now + timedelta(minutes=2**row.attempts)
-        row.save(update_fields=["status", "sent_at", "last_error", "next_attempt_at", "attempts"])
-        done.append(row)
-    return done
+    return [row for pk in ids if (row := _send_one(pk, now=now)) is not None]
+
+
+def hand_out_sends(run_id: int, send) -> bool:
+    """After the run commits: give it to `send` (enqueue) if it has rows never tried, so its
+    notifications go out at once rather than on the next tick."""
+    fresh = AppriseSend.objects.filter(
+        run_id=run_id, status=AppriseSend.Status.PENDING, attempts=0
+    ).exists()
+    if fresh:
+        send(run_id)
+    return fresh
+
+
+def send_run(run_id: int, *, now: datetime) -> list[AppriseSend]:
+    """The first attempt of a run's rows (the task `hand_out_sends` enqueued). Retries are the
+    tick's (`send_due`): a row tried once is left to its back-off. The claim is the same
+    conditional update, so this task and a tick never send one row twice."""
+    ids = list(
+        AppriseSend.objects.filter(
+            run_id=run_id, status=AppriseSend.Status.PENDING, attempts=0
+        ).values_list("pk", flat=True)
+    )
+    return [row for pk in ids if (row := _send_one(pk, now=now)) is not None]
+
+
+def _send_one(pk: int, *, now: datetime) -> AppriseSend | None:
+    row = AppriseSend.objects.select_related("run__subscription", "target").get(pk=pk)
+    taken = AppriseSend.objects.filter(
+        pk=pk, status=AppriseSend.Status.PENDING, next_attempt_at=row.next_attempt_at
+    ).update(next_attempt_at=now + LEASE, attempts=row.attempts + 1)
+    if not taken:
+        return None
+    title, body = message_of(row.run)
+    error = notify(_decrypt(row.target), title=title, body=body)
+    row.attempts += 1
+    if not error:
+        row.status, row.sent_at, row.last_error, row.next_attempt_at = "sent", now, "", None
+    elif row.attempts >= MAX_ATTEMPTS:
+        row.status, row.last_error, row.next_attempt_at = "failed", error[:500], None
+    else:
+        row.last_error = error[:500]
+        row.next_attempt_at = now + timedelta(minutes=2**row.attempts)
+    row.save(update_fields=["status", "sent_at", "last_error", "next_attempt_at", "attempts"])
+    return row

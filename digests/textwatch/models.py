@@ -91,6 +91,9 @@ class TextSnapshot(models.Model):
     removed_lines = models.PositiveIntegerField(default=0)
     # Did this change fire the trigger (and so reach the Inbox)? The first snapshot never does.
     notified = models.BooleanField(default=False)
+    # A new starting point after the reader changed what is compared (the part, the ignore
+    # rules): shown as such, never as a change of the page.
+    baseline = models.BooleanField(default=False)
     run = models.ForeignKey("digests.Run", on_delete=models.SET_NULL, null=True, blank=True)
 
     class Meta:

@@ -34,7 +34,7 @@ from billing import limits
 from config.api.errors import ServiceRefusal
 from digests.delivery.brief import absolute_url
 from digests.models import MAX_ITEMS_HARD_CAP, Run, RunItem, Subscription
-from digests.textwatch import extract, rules
+from digests.textwatch import apprise, extract, rules
 from digests.textwatch.diffing import TextDiff, diff_texts
 from digests.textwatch.models import HISTORY_LIMIT, TextSnapshot, TextWatch
 from digests.watches.check_interval import MAX_CHECK_MINUTES, MIN_CHECK_MINUTES
@@ -203,6 +203,19 @@ def _notifier_for(user, name: str, channels: tuple[str, ...]) -> Subscription:
     )
 
 
+def _read_now(clean: dict) -> str:
+    """The text as compared under these (cleaned) settings, read now; refusals name the field."""
+    try:
+        text = fetch_text(clean["url"], clean["render"], clean["selector_kind"], clean["selector"])
+        return _filter_of(clean).apply(text)
+    except fetch.FetchError as exc:
+        raise WatchError({"url": exc.message}) from None
+    except extract.ExtractError as exc:
+        raise _refuse(exc) from None
+    except TimeoutError:
+        raise WatchError({"ignore_regex": _("A pattern takes too long on this page.")}) from None
+
+
 def add_watch(user, data: dict, *, now: datetime) -> TextWatch:
     """Watch a page (or a part of it) for text changes. The page is read once now: a bad
     address or a selector that picks nothing is refused while the reader is there, and that
@@ -212,15 +225,7 @@ def add_watch(user, data: dict, *, now: datetime) -> TextWatch:
     limits.check_watch_interval(
         limits.account_for(user.pk, now=now), clean["check_interval_minutes"]
     )
-    try:
-        text = fetch_text(clean["url"], clean["render"], clean["selector_kind"], clean["selector"])
-        compared = _filter_of(clean).apply(text)
-    except fetch.FetchError as exc:
-        raise WatchError({"url": exc.message}) from None
-    except extract.ExtractError as exc:
-        raise _refuse(exc) from None
-    except TimeoutError:
-        raise WatchError({"ignore_regex": _("A pattern takes too long on this page.")}) from None
+    compared = _read_now(clean)
     name = clean.pop("name") or clean["url"]
     channels = clean.pop("notify")
     first_check = max(now, clean["start_at"] or now)
@@ -242,15 +247,154 @@ def add_watch(user, data: dict, *, now: datetime) -> TextWatch:
 
 
 def delete_watch(watch: TextWatch, *, now: datetime) -> None:
-    """Stop watching: the watch and its history go; its notifier subscription is deleted the
-    way every subscription is (soft: the Inbox items it delivered stay)."""
+    """Stop watching: the watch and its history go, and so do its Apprise routes; its notifier
+    subscription is deleted the way every subscription is (soft: the Inbox items it delivered
+    stay, and sends already written for them still go out)."""
+    from digests.textwatch.models import AppriseRoute
+
     with transaction.atomic():
         if watch.notifier_id:
             Subscription.objects.filter(pk=watch.notifier_id).update(
                 deleted_at=now, status=Subscription.Status.PAUSED, next_run_at=None
             )
+            AppriseRoute.objects.filter(subscription_id=watch.notifier_id).delete()
         watch.delete()
         inbox_changed(watch.owner_id)
+
+
+# --- editing, pausing -------------------------------------------------------------------------
+
+# The settings that decide which text is compared. Changing one starts a new baseline: the
+# page is read under the new settings when they are saved, and the next check compares with
+# that text — a different part or new ignore rules are not a change of the page.
+COMPARED_FIELDS = (
+    "url", "render", "selector_kind", "selector", "ignore_text", "ignore_regex", "ignore_numbers",
+)  # fmt: skip
+
+
+def _compared_settings(settings) -> tuple:
+    get = settings.get if isinstance(settings, dict) else lambda k: getattr(settings, k)
+    return tuple(get(field) for field in COMPARED_FIELDS)
+
+
+def settings_of(watch: TextWatch) -> dict:
+    """The watch's settings as `clean_input` takes them (an edit starts from these)."""
+    notifier = watch.notifier
+    notify = ["inbox"]
+    if notifier is not None and notifier.email_enabled:
+        notify.append("email")
+    if notifier is not None and notifier.push_enabled:
+        notify.append("push")
+    return {
+        "name": watch.name,
+        "url": watch.url,
+        "render": watch.render,
+        "selector_kind": watch.selector_kind,
+        "selector": watch.selector,
+        "ignore_text": list(watch.ignore_text),
+        "ignore_regex": list(watch.ignore_regex),
+        "ignore_numbers": watch.ignore_numbers,
+        "trigger": watch.trigger,
+        "trigger_text": watch.trigger_text,
+        "trigger_number": watch.trigger_number,
+        "check_interval_minutes": watch.check_interval_minutes,
+        "start_at": watch.start_at,
+        "end_at": watch.end_at,
+        "notify": notify,
+    }
+
+
+def _first_check(start_at: datetime | None, minutes: int, *, now: datetime) -> datetime:
+    return max(now, start_at or now) + timedelta(minutes=minutes)
+
+
+def update_watch(watch: TextWatch, data: dict, *, now: datetime) -> TextWatch:
+    """Change a watch's settings (`data`: every field, as for adding). Refusals raise
+    WatchError (or the plan's TierLimitError) and change nothing.
+
+    A change of what is compared (COMPARED_FIELDS) reads the page now — a bad address or a
+    selector that picks nothing is refused, as when adding — and stores that text as a new
+    baseline (a snapshot marked `baseline`, never told), so the next check reports only what
+    changes on the page from now on. A successful read also ends a failing streak. A new
+    trigger, name, interval or channel needs no read: the next check compares the same text."""
+    clean = clean_input(data)
+    if clean["check_interval_minutes"] != watch.check_interval_minutes:
+        limits.check_watch_interval(
+            limits.account_for(watch.owner_id, now=now), clean["check_interval_minutes"]
+        )
+    rebase = _compared_settings(clean) != _compared_settings(watch)
+    compared = _read_now(clean) if rebase else None
+    channels = clean.pop("notify")
+    clean["name"] = clean["name"] or clean["url"]
+    with transaction.atomic():
+        locked = (
+            TextWatch.objects.select_for_update(of=("self",))
+            .select_related("notifier")
+            .get(pk=watch.pk)
+        )
+        timing_changed = (
+            clean["check_interval_minutes"] != locked.check_interval_minutes
+            or clean["start_at"] != locked.start_at
+        )
+        for field, value in clean.items():
+            setattr(locked, field, value)
+        if locked.status == TextWatch.Status.COMPLETED and (
+            locked.end_at is None or locked.end_at > now
+        ):
+            locked.status = TextWatch.Status.ACTIVE  # a later end: it goes on
+            timing_changed = True
+        if timing_changed and locked.status != TextWatch.Status.PAUSED:
+            locked.next_check_at = _first_check(
+                locked.start_at, locked.check_interval_minutes, now=now
+            )
+        if rebase:
+            last = locked.snapshots.order_by("-checked_at", "-id").first()
+            digest = text_hash(compared)
+            if last is None or last.text_hash != digest:
+                TextSnapshot.objects.create(
+                    watch=locked, text=compared, text_hash=digest, checked_at=now, baseline=True
+                )
+                _prune(locked)
+            locked.last_checked_at = now
+            locked.error_count, locked.last_error, locked.error_notified_at = 0, "", None
+            if locked.status == TextWatch.Status.ERROR:
+                locked.status = TextWatch.Status.ACTIVE
+        locked.save()
+        if locked.notifier is not None:
+            from digests.watches.notifiers import EMAIL, PUSH
+
+            notifier = locked.notifier
+            notifier.name = (_("Watch: %(name)s") % {"name": locked.name})[:NAME_MAX_CHARS]
+            notifier.email_enabled = EMAIL in channels
+            notifier.push_enabled = PUSH in channels
+            notifier.save(update_fields=["name", "email_enabled", "push_enabled"])
+        inbox_changed(locked.owner_id)  # the Inbox's filter lists subscriptions by name
+    return locked
+
+
+def pause_watch(watch: TextWatch) -> TextWatch:
+    """No checks until resumed. A completed watch stays completed."""
+    TextWatch.objects.filter(
+        pk=watch.pk, status__in=(TextWatch.Status.ACTIVE, TextWatch.Status.ERROR)
+    ).update(status=TextWatch.Status.PAUSED, next_check_at=None)
+    watch.refresh_from_db()
+    return watch
+
+
+def resume_watch(watch: TextWatch, *, now: datetime) -> TextWatch:
+    """Checks again: at once if a check is overdue, else an interval after the last one (so
+    pausing and resuming is no way around the plan's interval floor). No new baseline: a
+    change made while paused is a change the reader has not seen, and is told."""
+    following = now
+    if watch.last_checked_at is not None:
+        following = max(
+            now, watch.last_checked_at + timedelta(minutes=watch.check_interval_minutes)
+        )
+    TextWatch.objects.filter(pk=watch.pk, status=TextWatch.Status.PAUSED).update(
+        status=TextWatch.Status.ACTIVE, next_check_at=following
+    )
+    watch.refresh_from_db()
+    return watch
 
 
 # --- checking ---------------------------------------------------------------------------------
@@ -285,8 +429,31 @@ def claim(watch_id: int, *, now: datetime) -> TextWatch | None:
     return watch if taken else None
 
 
+def hand_out_due(*, now: datetime, send, limit: int = DUE_BATCH) -> list[int]:
+    """Claim every watch that is due and give it to `send` (the tick: enqueue). Each check is
+    a task of its own, so a slow page holds one worker, not the tick and every watch behind
+    it, and the cluster's worker count bounds how many pages are fetched at once. A lost task
+    costs one check: the claim has already moved the watch an interval on."""
+    claimed = []
+    for pk in due_ids(now=now, limit=limit):
+        if claim(pk, now=now) is not None:
+            send(pk)
+            claimed.append(pk)
+    return claimed
+
+
+def check_claimed(watch_id: int, *, now: datetime) -> CheckOutcome | None:
+    """The task's check of a watch the tick claimed: none if it was paused, completed or
+    deleted in between."""
+    watch = TextWatch.objects.filter(
+        pk=watch_id, status__in=(TextWatch.Status.ACTIVE, TextWatch.Status.ERROR)
+    ).first()
+    return None if watch is None else check_watch(watch, now=now)
+
+
 def check_due(*, now: datetime, limit: int = DUE_BATCH) -> list[CheckOutcome]:
-    """Check every watch that is due (the worker's tick; time passed in)."""
+    """Check every watch that is due, one after another in this thread (tests, benchmarks,
+    `manage.py` without a queue; the tick hands them out instead: `hand_out_due`)."""
     outcomes = []
     for pk in due_ids(now=now, limit=limit):
         watch = claim(pk, now=now)
@@ -309,6 +476,10 @@ def check_watch(watch: TextWatch, *, now: datetime) -> CheckOutcome:
     digest = text_hash(compared)
     with transaction.atomic():
         locked = TextWatch.objects.select_for_update().get(pk=watch.pk)
+        if _compared_settings(locked) != _compared_settings(watch):
+            # Edited while this check read the page: what it read belongs to the old
+            # settings, and the edit stored the new baseline. Nothing to compare.
+            return CheckOutcome(ok=True)
         last = locked.snapshots.order_by("-checked_at", "-id").first()
         fields = {"last_checked_at": now, "error_count": 0, "last_error": ""}
         if locked.status == TextWatch.Status.ERROR:
@@ -364,6 +535,8 @@ def _failed(watch: TextWatch, message: str, *, now: datetime) -> CheckOutcome:
     run = None
     with transaction.atomic():
         locked = TextWatch.objects.select_for_update().get(pk=watch.pk)
+        if _compared_settings(locked) != _compared_settings(watch):
+            return CheckOutcome(ok=False, error=message)  # the old settings failed, not these
         locked.error_count += 1
         locked.last_error = message
         locked.last_checked_at = now
@@ -452,3 +625,4 @@ def _hand_out(run: Run) -> None:
     from digests.delivery.service import hand_out_run
 
     hand_out_run(run.pk, tasks.enqueue_delivery)
+    apprise.hand_out_sends(run.pk, tasks.enqueue_apprise)

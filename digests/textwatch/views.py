@@ -76,6 +76,21 @@ class TextWatchForm(forms.Form):
     start_at = forms.DateTimeField(label=gettext_lazy("Start"), required=False)
     end_at = forms.DateTimeField(label=gettext_lazy("End"), required=False)
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        minutes = self.initial.get("check_interval_minutes")
+        field = self.fields["check_interval_minutes"]
+        if minutes and minutes not in {value for value, _label in field.choices}:
+            # Set through the API to a length no choice has: editing keeps it unless changed.
+            field.choices = [*field.choices, (minutes, _("Every %(n)d minutes") % {"n": minutes})]
+
+    @classmethod
+    def initial_for(cls, watch: TextWatch) -> dict:
+        initial = service.settings_of(watch)
+        for field in ("ignore_text", "ignore_regex"):
+            initial[field] = "\n".join(initial[field])
+        return initial
+
     def data_for_service(self) -> dict:
         data = dict(self.cleaned_data)
         data["notify"] = ["inbox", *[c for c in data["notify"] if c != "inbox"]]
@@ -98,20 +113,29 @@ def _show_refusal(form, exc: ServiceRefusal) -> None:
         form.add_error(field if field in form.fields else None, message)
 
 
+def _submit(request, form, save):
+    """A watch form's POST: the preview (nothing saved) or `save(data)`. Returns the preview
+    and what `save` returned (None when refused: the refusals are on the form's fields)."""
+    if request.method != "POST" or not form.is_valid():
+        return None, None
+    try:
+        if "preview" in request.POST:
+            return service.preview(form.data_for_service()), None
+        return None, save(form.data_for_service())
+    except ServiceRefusal as exc:  # the plan's limits too
+        _show_refusal(form, exc)
+    return None, None
+
+
 @login_required
 def index(request):
     form = TextWatchForm(request.POST or None, prefix="watch")
-    preview = None
-    if request.method == "POST" and form.is_valid():
-        try:
-            if "preview" in request.POST:
-                preview = service.preview(form.data_for_service())
-            else:
-                watch = service.add_watch(request.user, form.data_for_service(), now=timezone.now())
-                messages.success(request, _("Watching “%(name)s”.") % {"name": watch.name})
-                return redirect("watches:detail", watch_id=watch.pk)
-        except ServiceRefusal as exc:
-            _show_refusal(form, exc)
+    preview, watch = _submit(
+        request, form, lambda data: service.add_watch(request.user, data, now=timezone.now())
+    )
+    if watch is not None:
+        messages.success(request, _("Watching “%(name)s”.") % {"name": watch.name})
+        return redirect("watches:detail", watch_id=watch.pk)
     if request.htmx and "preview" in request.POST:
         return render(request, "watches/_preview.html", {"form": form, "preview": preview})
     watches = TextWatch.objects.filter(owner=request.user).order_by("name", "id")
@@ -142,7 +166,11 @@ def detail(request, watch_id: int):
         return redirect("watches:detail", watch_id=watch.pk)
     snapshots = list(watch.snapshots.order_by("-checked_at", "-id")[: HISTORY_SHOWN + 1])
     history = [
-        {"snapshot": newer, "diff": diff_texts(older.text, newer.text).as_html()}
+        {
+            "snapshot": newer,
+            # A baseline follows an edit of the settings: not a change of the page.
+            "diff": None if newer.baseline else diff_texts(older.text, newer.text).as_html(),
+        }
         for newer, older in itertools.pairwise(snapshots)
     ]
     routed = set(
@@ -159,6 +187,48 @@ def detail(request, watch_id: int):
             "routed": routed,
         },
     )
+
+
+@login_required
+def edit(request, watch_id: int):
+    watch = get_object_or_404(
+        TextWatch.objects.select_related("notifier"), pk=watch_id, owner=request.user
+    )
+    form = TextWatchForm(
+        request.POST or None, prefix="watch", initial=TextWatchForm.initial_for(watch)
+    )
+    preview, saved = _submit(
+        request, form, lambda data: service.update_watch(watch, data, now=timezone.now())
+    )
+    if saved is not None:
+        messages.success(request, _("Changes saved."))
+        return redirect("watches:detail", watch_id=watch.pk)
+    if request.htmx and "preview" in request.POST:
+        return render(request, "watches/_preview.html", {"form": form, "preview": preview})
+    return render(request, "watches/edit.html", {"form": form, "preview": preview, "watch": watch})
+
+
+@login_required
+def change_state(request, watch_id: int, action: str):
+    """Pause, resume or delete (the page asks before deleting)."""
+    watch = get_object_or_404(TextWatch, pk=watch_id, owner=request.user)
+    if request.method != "POST":
+        return redirect("watches:detail", watch_id=watch.pk)
+    if action == "delete":
+        service.delete_watch(watch, now=timezone.now())
+        messages.success(
+            request,
+            _("Stopped watching “%(name)s”. The changes already told stay in your Inbox.")
+            % {"name": watch.name},
+        )
+        return redirect("watches:index")
+    if action == "pause":
+        service.pause_watch(watch)
+        messages.success(request, _("Paused: no checks until you resume."))
+    else:
+        service.resume_watch(watch, now=timezone.now())
+        messages.success(request, _("Resumed."))
+    return redirect("watches:detail", watch_id=watch.pk)
 
 
 @login_required

@@ -673,6 +673,7 @@ def _import_states(
                 delivered_count=state["delivered_count"],
                 last_run_id=runs.get(state["last_run"]),
                 **{name: _when(state[name]) for name in _STATE_TIMES},
+                updated_at=now,
             )
             for digest, state in by_hash.items()
             if digest not in existing
@@ -694,10 +695,11 @@ def _import_states(
                 row.last_run_id = runs[state["last_run"]]
                 filled.append("last_run")
             if filled:
+                row.updated_at = now
                 changed.append(row)
         if changed:
             UserContentState.objects.bulk_update(
-                changed, [*_STATE_TIMES, "last_run"], batch_size=BATCH
+                changed, [*_STATE_TIMES, "last_run", "updated_at"], batch_size=BATCH
             )
             summary.content_states_updated += len(changed)
 

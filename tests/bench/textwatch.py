@@ -16,26 +16,41 @@ whole-page text differ (what a page monitor does with no selector or rules): it 
 page's visible text differs from the previous check. ratio = the watch's per-check time ÷ the
 baseline's per-check time.
 
-Sizes: smoke = 50 versions, small = 100, full = 400. Checks: precision and recall are 1.0.
+The tick with one slow page: `TICK_WATCHES` due watches, one of them on a page that answers
+after `SLOW_SECONDS`. Before: the tick checked them one after another (`check_due`), so every
+watch behind the slow one waited. Now the tick claims them and enqueues one check each
+(`hand_out_due`): the tick's own time, then the checks run by `TICK_WORKERS` threads standing
+for the cluster's workers (Q_WORKERS, 2 by default) — the time until every fast watch is
+checked, and until all are.
+
+Sizes: smoke = 50 versions, small = 100, full = 400. Checks: precision and recall are 1.0; the
+fast watches are not held behind the slow page.
 """
 
 from __future__ import annotations
 
 import itertools
+import queue
 import random
 import statistics
+import threading
 import time
 from datetime import UTC, datetime, timedelta
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from django.db import connection
+from django.db import close_old_connections, connection
 from django.test import override_settings
 
 from digests.textwatch import extract, service
 from digests.textwatch.diffing import diff_texts
+from digests.textwatch.models import TextWatch
 from ingest.fetching import fetch
 from tests.conftest import FixtureServer, make_user
 
 VERSIONS = {"smoke": 50, "small": 100, "full": 400}
+TICK_WATCHES = 20
+SLOW_SECONDS = 3.0
+TICK_WORKERS = 2
 TRUE_KINDS = ("price", "changelog", "edit", "reorder")
 NOISE_KINDS = ("script", "indent", "footer", "sidebar", "viewed")
 
@@ -142,6 +157,7 @@ def run(size: str = "full") -> dict:
                 if previous is not None:
                     naive_alerts.append(text != previous)
                 previous = text
+            tick = _tick_with_a_slow_page(server, user, start + timedelta(days=30))
     finally:
         server.httpd.shutdown()
         server.httpd.server_close()
@@ -169,15 +185,100 @@ def run(size: str = "full") -> dict:
         "baseline_check_ms": round(naive_ms, 2),
         "diff_ms": round(diff_ms, 3),
         "ratio": round(check_ms / naive_ms, 2),
+        "tick": tick,
         "checks": {
             "the watch tells every true change": watch_score["recall"] == 1.0,
             "the watch tells no noise": watch_score["precision"] == 1.0,
+            "the fast watches are not held behind the slow page": tick["fast_done_s"]
+            < SLOW_SECONDS,
         },
     }
 
 
+class _SlowPage(BaseHTTPRequestHandler):
+    def do_GET(self):
+        time.sleep(SLOW_SECONDS)
+        body = b"<html><body><div id='main'>Slow</div></body></html>"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def _tick_with_a_slow_page(server, user, at: datetime) -> dict:
+    slow = ThreadingHTTPServer(("127.0.0.1", 0), _SlowPage)
+    threading.Thread(target=slow.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    try:
+        html = "<html><body><div id='main'>Price 10</div></body></html>"
+        fast_url = server.add("/fast", html, Content_Type="text/html; charset=utf-8")
+        ids = []
+        for n in range(TICK_WATCHES):
+            watch = service.add_watch(
+                user, {"url": fast_url, "name": f"Fast {n}", "selector_kind": "css",
+                       "selector": "#main"}, now=at,
+            )  # fmt: skip
+            ids.append(watch.pk)
+        slow_id = ids[0]
+        # The slow page's watch comes first in the due order, as the worst case.
+        TextWatch.objects.filter(pk=slow_id).update(
+            url=f"http://localhost:{slow.server_address[1]}/slow", next_check_at=at
+        )
+        due = at + timedelta(days=1)
+
+        def rewind() -> None:
+            TextWatch.objects.filter(pk__in=ids).update(next_check_at=at)
+
+        rewind()
+        began = time.perf_counter()
+        service.check_due(now=due)
+        inline_total = time.perf_counter() - began
+
+        rewind()
+        handed: queue.Queue[int] = queue.Queue()
+        began = time.perf_counter()
+        service.hand_out_due(now=due + timedelta(days=1), send=handed.put)
+        tick_s = time.perf_counter() - began
+        finished: dict[int, float] = {}
+
+        def worker() -> None:
+            try:
+                while True:
+                    try:
+                        pk = handed.get_nowait()
+                    except queue.Empty:
+                        return
+                    service.check_claimed(pk, now=due + timedelta(days=1))
+                    finished[pk] = time.perf_counter() - began
+            finally:
+                close_old_connections()
+                connection.close()
+
+        threads = [threading.Thread(target=worker) for _ in range(TICK_WORKERS)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        fast = [seconds for pk, seconds in finished.items() if pk != slow_id]
+    finally:
+        slow.shutdown()
+        slow.server_close()
+    return {
+        "watches": TICK_WATCHES,
+        "slow_page_s": SLOW_SECONDS,
+        "workers": TICK_WORKERS,
+        "inline_tick_s": round(inline_total, 2),
+        "tick_s": round(tick_s, 3),
+        "fast_done_s": round(max(fast), 2),
+        "all_done_s": round(max(finished.values()), 2),
+    }
+
+
 def describe(result: dict) -> list[str]:
-    w, n = result["watch"], result["whole_page_differ"]
+    w, n, t = result["watch"], result["whole_page_differ"], result["tick"]
     return [
         f"textwatch script: {result['versions']} versions of one product page "
         f"(~{result['page_bytes_mean']:,} bytes), {result['true_changes']} true changes, "
@@ -191,4 +292,8 @@ def describe(result: dict) -> list[str]:
         f"checks/s per worker (fetch + extract + rules + database) vs whole-page differ "
         f"{result['baseline_check_ms']:.1f} ms (fetch + extract): ratio {result['ratio']:.2f}; "
         f"diff + HTML {result['diff_ms']:.2f} ms a change",
+        f"tick, {t['watches']} due watches, one page answering after {t['slow_page_s']:.0f} s: "
+        f"checked in the tick one after another {t['inline_tick_s']:.2f} s (every fast watch "
+        f"waits); handed out {t['tick_s'] * 1000:.0f} ms, then {t['workers']} workers: fast "
+        f"watches done after {t['fast_done_s']:.2f} s, all after {t['all_done_s']:.2f} s",
     ]

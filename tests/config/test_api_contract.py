@@ -27,7 +27,8 @@ def assert_error(response, status: int, field: str | None = None) -> dict:
     assert response.status_code == status, response.content
     assert response["Content-Type"].startswith("application/json")
     error = response.json()["error"]
-    assert set(error) == {"code", "message", "fields"}
+    assert set(error) == {"code", "message", "fields", "field_codes"}
+    assert set(error["field_codes"]) == set(error["fields"])
     assert error["message"]
     if field is not None:
         assert field in error["fields"], error

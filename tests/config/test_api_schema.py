@@ -46,7 +46,7 @@ def test_every_operation_documents_its_errors_with_the_error_component(schema):
                 assert content == {"$ref": ERROR_REF}, (method, path, status)
         assert "Retry-After" in responses["429"]["headers"]
     error = schema["components"]["schemas"]["Error"]
-    assert error["properties"]["error"]["required"] == ["code", "message", "fields"]
+    assert error["properties"]["error"]["required"] == ["code", "message", "fields", "field_codes"]
 
 
 def test_request_bodies_refuse_undeclared_fields_and_are_their_own_components(schema):
@@ -97,3 +97,21 @@ def test_answers_link_to_the_operations_that_take_their_ids(schema):
     assert listed["v1_inbox_items_actions_create"]["parameters"] == {
         "run_item_id": "$response.body#/results/0/id"
     }
+
+
+def test_every_operation_has_a_summary_and_one_declared_tag(schema):
+    from config.api.operations import SUMMARIES, TAGS
+
+    declared = {tag["name"] for tag in schema["tags"]}
+    assert declared <= {*TAGS, "webhooks"}
+    seen, summaries = set(), []
+    for path, method, operation in operations(schema):
+        seen.add(f"{method.upper()} {path}")
+        assert operation.get("summary"), (method, path)
+        assert len(operation["summary"]) <= 60, operation["summary"]
+        summaries.append(operation["summary"])
+        assert len(operation["tags"]) == 1 and operation["tags"][0] in declared, (method, path)
+    assert len(summaries) == len(set(summaries))  # each names its own operation
+    assert set(SUMMARIES) == seen  # no line left for an operation that is gone
+    tags = {operation["tags"][0] for _p, _m, operation in operations(schema)}
+    assert {"subscriptions", "inbox", "runs", "account", "admin"} <= tags

@@ -51,7 +51,8 @@ def rates(**overrides):
 def assert_error(response, status: int, field: str | None = None) -> dict:
     assert response.status_code == status, response.content
     error = response.json()["error"]
-    assert set(error) == {"code", "message", "fields"}
+    assert set(error) == {"code", "message", "fields", "field_codes"}
+    assert set(error["field_codes"]) == set(error["fields"])
     if field is not None:
         assert field in error["fields"], error
         assert error["fields"][field]

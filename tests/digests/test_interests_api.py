@@ -19,7 +19,7 @@ def test_interests_for_a_topic_without_a_model(api):
     )
     assert response.status_code == 200
     assert response.json() == {
-        "interests": ["Rust async runtimes", "Rust async", "async runtimes"],
+        "interests": ["Rust async runtimes", "async runtimes"],
         "negative_keywords": [],
         "source": "words",
     }

@@ -182,3 +182,18 @@ def test_a_chinese_summary_is_as_long_as_its_words_not_one_word():
     english_doc, chinese_doc = Document.of("News", english), Document.of("新闻", chinese)
     scores = [r.score for r in rank(Interests.build(["AI"], []), [english_doc, chinese_doc, short])]
     assert abs(scores[0] - scores[1]) <= 5, scores
+
+
+def test_a_function_word_inside_an_interest_links_its_phrase_and_matches_nothing_alone():
+    interests = Interests.build(["Ruby on Rails"], [])
+    rails, cooking, apart = rank(
+        interests,
+        [
+            Document.of("Ruby on Rails 8 is out", ""),
+            Document.of("Notes on cooking", "Tips on the best knives."),
+            Document.of("Rails and Ruby", "Two names apart."),
+        ],
+    )
+    assert cooking.score == 0
+    assert rails.score > apart.score > 0  # the phrase as written counts more than its words
+    assert Query.from_interests(interests).search_terms() == ["ruby", "rails"]

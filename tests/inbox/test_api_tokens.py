@@ -57,6 +57,7 @@ def test_a_revoked_token_is_refused_with_the_error_shape(api, alice):
             "code": "authentication_failed",
             "message": "Invalid or revoked API token.",
             "fields": {},
+            "field_codes": {},
         }
     }
 

@@ -151,3 +151,102 @@ def test_api_add_test_route_and_never_show_the_url(fixture_server, api, alice, w
         format="json",
     )
     assert wrong.status_code == 400 and "apprise_targets" in str(wrong.json())
+
+
+def test_the_subscription_edit_form_routes_briefs_to_chosen_targets(
+    fixture_server, client, alice, bob, now
+):
+    from django.urls import reverse
+
+    from digests.textwatch.models import AppriseRoute
+    from tests.digests.test_subscription_pages import edit, subscribe
+
+    client.force_login(alice)
+    subscription = subscribe(alice, now)
+    page = client.get(reverse("digests:edit", args=[subscription.pk])).content.decode()
+    assert "apprise_targets" not in page  # no targets: nothing to choose from
+
+    port = fixture_server.port
+    hook = apprise.add_target(alice, url=f"json://localhost:{port}/hook", label="Hook", now=now)
+    ntfy = apprise.add_target(alice, url=f"ntfy://localhost:{port}/news", label="Phone", now=now)
+    theirs = apprise.add_target(bob, url=f"json://localhost:{port}/bob", label="Bob", now=now)
+    page = client.get(reverse("digests:edit", args=[subscription.pk])).content.decode()
+    assert "Hook" in page and "Phone" in page and "Bob" not in page
+
+    saved = edit(client, subscription, apprise_targets=[str(hook.pk), str(ntfy.pk)])
+    assert saved.status_code == 302
+    routed = set(
+        AppriseRoute.objects.filter(subscription=subscription).values_list("target_id", flat=True)
+    )
+    assert routed == {hook.pk, ntfy.pk}
+    detail = client.get(reverse("digests:detail", args=[subscription.pk])).content.decode()
+    assert "Hook" in detail and "Phone" in detail
+    form = client.get(reverse("digests:edit", args=[subscription.pk])).context["form"]
+    assert sorted(form.initial["apprise_targets"]) == sorted([str(hook.pk), str(ntfy.pk)])
+
+    # Someone else's target is refused next to the field, and nothing changes.
+    refused = edit(client, subscription, name="Renamed", apprise_targets=[str(theirs.pk)])
+    assert refused.status_code == 200
+    assert 'id="field-apprise_targets"' in refused.content.decode()
+    assert refused.context["form"].errors["apprise_targets"]
+    subscription.refresh_from_db()
+    assert subscription.name == "Databases"
+
+    # Unticking all stops the routing; a refused settings change keeps the routes as they were.
+    edit(client, subscription, apprise_targets=[str(hook.pk)])
+    failed = edit(client, subscription, schedule_preset="advanced", cron="61 * * * *",
+                  apprise_targets=[])  # fmt: skip
+    assert failed.status_code == 200
+    assert set(AppriseRoute.objects.values_list("target_id", flat=True)) == {hook.pk}
+    edit(client, subscription)
+    assert not AppriseRoute.objects.exists()
+
+
+def test_a_change_is_sent_right_away_and_the_tick_only_retries(
+    fixture_server, alice, now, watch, apprise_right_away
+):
+    fixture_server.add("/hook", "{}", Content_Type="application/json")
+    fixture_server.add("/flaky", "busy", status=503)
+    port = fixture_server.port
+    hook = apprise.add_target(alice, url=f"json://localhost:{port}/hook", label="Hook", now=now)
+    flaky = apprise.add_target(alice, url=f"json://localhost:{port}/flaky", label="Flaky", now=now)
+    apprise.set_routes(alice, watch.notifier, [hook.pk, flaky.pk])
+
+    fixture_server.add("/shop", page("8"), Content_Type="text/html")
+    assert service.check_watch(watch, now=now + HOUR).notified
+    # Sent by the run's own task, before any tick: the hook has it, the flaky one was tried.
+    assert [path for path, _h, _b in fixture_server.posts] == ["/hook", "/flaky"]
+    rows = {row.target_id: row for row in AppriseSend.objects.all()}
+    assert rows[hook.pk].status == "sent" and rows[hook.pk].attempts == 1
+    assert rows[flaky.pk].status == "pending" and rows[flaky.pk].attempts == 1
+    # The task again (delivered twice) sends nothing: what failed is the tick's to retry.
+    assert apprise.send_run(rows[hook.pk].run_id, now=now + HOUR) == []
+    fixture_server.add("/flaky", "{}")
+    [retried] = apprise.send_due(now=rows[flaky.pk].next_attempt_at)
+    assert retried.target_id == flaky.pk and retried.status == "sent"
+    assert len(fixture_server.posts) == 3
+
+
+def test_a_brief_goes_to_its_targets_as_soon_as_its_run_commits(
+    fixture_server, alice, apprise_right_away
+):
+    from django.utils import timezone
+
+    from digests import tasks
+    from digests.subscriptions.service import request_manual_run
+    from tests.digests.delivery_helpers import add_items, subscribe
+
+    at = timezone.now()  # the task runs the brief on the worker's clock
+    fixture_server.add("/hook", "{}", Content_Type="application/json")
+    target = apprise.add_target(
+        alice, url=f"json://localhost:{fixture_server.port}/hook", label="Hook", now=at
+    )
+    subscription = subscribe(alice, at, email_enabled=False)
+    apprise.set_routes(alice, subscription, [target.pk])
+    add_items(at - timedelta(hours=1), "PostgreSQL 18 released")
+    run = request_manual_run(subscription, now=at)
+    assert tasks.execute_run(run.pk) == "succeeded"
+    # No tick has run: the run's task sent it.
+    [(path, _headers, body)] = fixture_server.posts
+    assert path == "/hook" and json.loads(body)["title"] == "PostgreSQL 18 released"
+    assert AppriseSend.objects.get().status == "sent"

@@ -1,0 +1,61 @@
+"""`updated_since`: what changed at or after a moment, for clients that keep a copy in sync.
+
+Lists that take it (the Inbox, subscriptions, a subscription's runs) filter by it before their
+cursor pagination, so a client pages through the changes like any list: read every page of
+`?updated_since=T`, remember when it started (T'), next time ask for `?updated_since=T'`.
+"At or after" on purpose: a change made in the same instant as the last sync is answered
+twice rather than missed.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter
+from rest_framework import serializers
+
+from config.api.errors import APIInputError
+from config.api.fields import AwareDateTimeField
+
+UPDATED_SINCE = "updated_since"
+UPDATED_SINCE_HELP = (
+    "Only what changed at or after this moment: ISO 8601 with a UTC offset, e.g. "
+    "2026-11-28T08:00:00Z or 2026-11-28T09:00:00+01:00, years 1970-2199."
+)
+
+
+def updated_since_field(what_changes: str) -> AwareDateTimeField:
+    """The parameter as a field of an endpoint's query serializer."""
+    return AwareDateTimeField(required=False, help_text=f"{UPDATED_SINCE_HELP} {what_changes}")
+
+
+def updated_since_parameter(what_changes: str) -> OpenApiParameter:
+    """The parameter's schema, for views whose query is read by `read_updated_since`."""
+    return OpenApiParameter(
+        UPDATED_SINCE,
+        OpenApiTypes.DATETIME,
+        description=f"{UPDATED_SINCE_HELP} {what_changes}",
+    )
+
+
+def read_updated_since(request) -> datetime | None:
+    """The request's `updated_since`, or None; a 400 naming it when it is not a moment."""
+    values = request.query_params.getlist(UPDATED_SINCE)
+    if not values:
+        return None
+    if len(values) > 1:
+        raise APIInputError(
+            {UPDATED_SINCE: _("Give this parameter once.")},
+            field_codes={UPDATED_SINCE: "duplicate"},
+        )
+    try:
+        return AwareDateTimeField().run_validation(values[0])
+    except serializers.ValidationError as exc:
+        reason = " ".join(str(message) for message in exc.detail)
+        code = getattr(exc.detail[0], "code", "invalid")
+        raise APIInputError(
+            {UPDATED_SINCE: reason},
+            field_codes={UPDATED_SINCE: "out_of_range" if code == "out_of_range" else "invalid"},
+        ) from None

@@ -1,0 +1,273 @@
+"""Editing, pausing and deleting a text watch: a new part or new ignore rules start from the
+page as it is when saved (no change is reported for the edit itself), a paused watch is not
+checked, and a deleted one leaves nothing behind but what it already told."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from digests.models import Subscription
+from digests.textwatch import apprise, service
+from digests.textwatch.models import AppriseRoute, TextSnapshot, TextWatch
+from tests.watches.test_text_watches import CSS, HOUR, items_of, page, watch_of
+
+
+@pytest.fixture
+def serve(fixture_server):
+    def serve_(html, path="/shop"):
+        return fixture_server.add(path, html, Content_Type=CSS)
+
+    return serve_
+
+
+def edit(watch, **changes):
+    watch = TextWatch.objects.select_related("notifier").get(pk=watch.pk)
+    return {**service.settings_of(watch), **changes}
+
+
+def test_a_new_selector_rebases_without_a_spurious_change(serve, alice, now):
+    url = serve(page())
+    watch = watch_of(alice, url, now, selector_kind="css", selector="#price")
+    watch = service.update_watch(
+        watch, edit(watch, selector=".news"), now=now + HOUR
+    )  # the whole list now, not the price
+    # The next check compares against the list as it was when saved: no change, nothing told.
+    outcome = service.check_watch(watch, now=now + 2 * HOUR)
+    assert outcome.ok and not outcome.changed
+    assert items_of(alice) == []
+    baseline = watch.snapshots.first()
+    assert baseline.baseline and baseline.text == "Shipping is free." and not baseline.notified
+
+    # A real change of the new part is told, against that baseline.
+    serve(page(news=("Shipping is free.", "Returns within 30 days.")))
+    assert service.check_watch(watch, now=now + 3 * HOUR).notified
+    [item] = items_of(alice)
+    assert item.summary.startswith("+ Returns within 30 days.")
+
+
+def test_a_new_ignore_rule_rebases_too(serve, alice, now):
+    url = serve(page())
+    watch = watch_of(alice, url, now)
+    serve(page(footer="Updated 9 minutes ago"))  # changed before the edit, never checked
+    watch = service.update_watch(watch, edit(watch, ignore_numbers=True), now=now + HOUR)
+    assert not service.check_watch(watch, now=now + 2 * HOUR).changed
+    assert items_of(alice) == []
+
+
+def test_a_new_trigger_or_name_keeps_the_baseline(serve, alice, now):
+    url = serve(page())
+    watch = watch_of(alice, url, now, selector_kind="css", selector="#price")
+    serve(page(price="5.00"))
+    watch = service.update_watch(
+        watch,
+        edit(watch, name="Cheap", trigger="below", trigger_number="10", notify=["inbox", "email"]),
+        now=now + HOUR,
+    )
+    assert watch.snapshots.count() == 1  # no read: the text compared is the same
+    assert watch.notifier.name == "Watch: Cheap" and watch.notifier.email_enabled
+    # The change made before the edit is still a change, told under the new trigger.
+    assert service.check_watch(watch, now=now + 2 * HOUR).notified
+    assert items_of(alice)[0].title == "Changed: Cheap"
+
+
+def test_a_check_that_read_the_page_before_an_edit_writes_nothing(serve, alice, now):
+    url = serve(page())
+    watch = watch_of(alice, url, now, selector_kind="css", selector="#price")
+    stale = TextWatch.objects.get(pk=watch.pk)  # a worker holds the old settings
+    service.update_watch(watch, edit(watch, selector=".news"), now=now + HOUR)
+    serve(page(price="3.00"))
+    outcome = service.check_watch(stale, now=now + 2 * HOUR)
+    assert outcome.ok and not outcome.changed
+    assert items_of(alice) == [] and watch.snapshots.count() == 2
+
+
+def test_an_edit_that_fixes_a_failing_watch_ends_the_streak(serve, alice, now):
+    url = serve(page())
+    watch = watch_of(alice, url, now, selector_kind="css", selector="#price")
+    serve(page().replace('id="price"', 'id="cost"'))
+    for hour in (1, 2, 3):
+        service.check_watch(watch, now=now + hour * HOUR)
+    watch.refresh_from_db()
+    assert watch.status == "error"
+    watch = service.update_watch(watch, edit(watch, selector="#cost"), now=now + 4 * HOUR)
+    assert (watch.status, watch.error_count, watch.last_error) == ("active", 0, "")
+
+
+def test_a_refused_edit_changes_nothing(serve, alice, now):
+    url = serve(page())
+    watch = watch_of(alice, url, now, selector_kind="css", selector="#price")
+    for changes, field in [
+        ({"selector": "#nothing-here"}, "selector"),
+        ({"ignore_regex": ["(a|aa)+$"]}, "ignore_regex"),
+        ({"url": "http://127.0.0.1:9/"}, "url"),
+        ({"end_at": now - HOUR, "start_at": now}, "end_at"),
+    ]:
+        with pytest.raises(service.WatchError) as refused:
+            service.update_watch(watch, edit(watch, **changes), now=now + HOUR)
+        assert field in refused.value.errors
+    watch.refresh_from_db()
+    assert watch.selector == "#price" and watch.snapshots.count() == 1
+    with pytest.raises(service.ServiceRefusal) as floor:  # the plan's floor, as when adding
+        service.update_watch(watch, edit(watch, check_interval_minutes=30), now=now + HOUR)
+    assert "check_interval_minutes" in floor.value.errors
+
+
+def test_a_new_interval_or_a_later_end_reschedules(serve, alice, now):
+    url = serve(page())
+    watch = watch_of(alice, url, now, end_at=now + 2 * HOUR)
+    service.check_due(now=now + 3 * HOUR)  # the end has come
+    watch.refresh_from_db()
+    assert watch.status == "completed"
+    watch = service.update_watch(
+        watch, edit(watch, end_at=now + 48 * HOUR, check_interval_minutes=120), now=now + 4 * HOUR
+    )
+    assert watch.status == "active" and watch.next_check_at == now + 6 * HOUR
+
+
+def test_a_paused_watch_is_not_checked_and_resumes_without_beating_the_floor(serve, alice, now):
+    url = serve(page())
+    watch = watch_of(alice, url, now)
+    service.pause_watch(watch)
+    assert watch.status == "paused" and service.due_ids(now=now + 10 * HOUR) == []
+    serve(page(price="2.00"))  # changes while paused
+
+    # Resumed a quarter of an hour after the last check: the next one waits out the interval.
+    resumed = service.resume_watch(watch, now=now + timedelta(minutes=15))
+    assert resumed.status == "active" and resumed.next_check_at == now + HOUR
+    assert service.due_ids(now=now + 30 * timedelta(minutes=1)) == []
+    # The change made while paused was not seen by the reader: it is told.
+    [outcome] = service.check_due(now=now + HOUR)
+    assert outcome.notified
+
+
+def test_deleting_leaves_no_orphans_and_keeps_what_was_told(fixture_server, serve, alice, now):
+    url = serve(page())
+    watch = watch_of(alice, url, now)
+    fixture_server.add("/hook", "{}", Content_Type="application/json")
+    target = apprise.add_target(alice, url=f"json://localhost:{fixture_server.port}/hook", now=now)
+    apprise.set_routes(alice, watch.notifier, [target.pk])
+    serve(page(price="1.00"))
+    service.check_watch(watch, now=now + HOUR)
+    notifier_id = watch.notifier_id
+
+    service.delete_watch(watch, now=now + 2 * HOUR)
+    assert not TextWatch.objects.exists() and not TextSnapshot.objects.exists()
+    assert not AppriseRoute.objects.exists()
+    assert Subscription.objects.get(pk=notifier_id).deleted_at == now + 2 * HOUR
+    assert not Subscription.objects.alive().filter(pk=notifier_id).exists()
+    assert len(items_of(alice)) == 1  # what was told stays in the Inbox
+    # The change already told still goes out to its target.
+    assert [row.status for row in apprise.send_due(now=now + 2 * HOUR)] == ["sent"]
+
+
+# --- API ---------------------------------------------------------------------------------------
+
+
+def test_api_patch_pause_resume(serve, alice, api, bob, now):
+    url = serve(page())
+    watch = watch_of(alice, url, now, selector_kind="css", selector="#price")
+    answer = api.patch(
+        f"/api/v1/watches/{watch.pk}", {"selector": ".news", "name": "News"}, format="json"
+    )
+    assert answer.status_code == 200, answer.content
+    body = answer.json()
+    assert (body["selector"], body["name"], body["selector_kind"]) == (".news", "News", "css")
+    detail = api.get(f"/api/v1/watches/{watch.pk}").json()
+    assert detail["history"][0]["baseline"] is True and detail["history"][0]["diff"] == ""
+
+    refused = api.patch(f"/api/v1/watches/{watch.pk}", {"selector": "p[["}, format="json")
+    assert refused.status_code == 400 and "selector" in refused.json()["error"]["fields"]
+    watch.refresh_from_db()
+    assert watch.selector == ".news"
+
+    assert api.post(f"/api/v1/watches/{watch.pk}/pause").json()["status"] == "paused"
+    assert api.post(f"/api/v1/watches/{watch.pk}/resume").json()["status"] == "active"
+    other = service.add_watch(bob, {"url": url}, now=now)
+    assert api.patch(f"/api/v1/watches/{other.pk}", {"name": "x"}, format="json").status_code == 404
+    assert api.post(f"/api/v1/watches/{other.pk}/pause").status_code == 404
+
+
+# --- console -----------------------------------------------------------------------------------
+
+
+def test_console_edit_pause_resume_delete(serve, alice, client, now, django_assert_max_num_queries):
+    client.force_login(alice)
+    url = serve(page())
+    watch = watch_of(alice, url, now, selector_kind="css", selector="#price")
+    form = client.get(f"/watches/{watch.pk}/edit/").content.decode()
+    assert 'value="#price"' in form and f'value="{url}"' in form
+
+    fields = {
+        "watch-url": url,
+        "watch-name": "News",
+        "watch-selector_kind": "css",
+        "watch-selector": "p[[",
+        "watch-check_interval_minutes": "60",
+        "watch-trigger": "any",
+        "watch-render": "http",
+        "watch-notify": ["inbox"],
+    }
+    refused = client.post(f"/watches/{watch.pk}/edit/", fields)
+    assert refused.status_code == 200
+    html = refused.content.decode()
+    # The refusal is next to its field (the page script focuses the first one).
+    assert 'class="field has-error" id="field-watch-selector"' in html
+    assert "not valid CSS" in html
+    watch.refresh_from_db()
+    assert watch.selector == "#price"
+
+    saved = client.post(f"/watches/{watch.pk}/edit/", {**fields, "watch-selector": ".news"})
+    assert saved.status_code == 302 and saved["Location"] == f"/watches/{watch.pk}/"
+    watch.refresh_from_db()
+    assert (watch.name, watch.selector) == ("News", ".news")
+    with django_assert_max_num_queries(12):
+        detail = client.get(f"/watches/{watch.pk}/").content.decode()
+    assert "the new starting point" in detail and "data-confirm" in detail
+
+    client.post(f"/watches/{watch.pk}/pause/")
+    watch.refresh_from_db()
+    assert watch.status == "paused"
+    assert "Resume" in client.get(f"/watches/{watch.pk}/").content.decode()
+    client.post(f"/watches/{watch.pk}/resume/")
+    watch.refresh_from_db()
+    assert watch.status == "active"
+
+    assert client.get(f"/watches/{watch.pk}/delete/").status_code == 302  # a GET deletes nothing
+    assert TextWatch.objects.filter(pk=watch.pk).exists()
+    gone = client.post(f"/watches/{watch.pk}/delete/", follow=True)
+    assert not TextWatch.objects.exists()
+    assert "stay in your Inbox" in gone.content.decode()
+
+
+# --- the tick ----------------------------------------------------------------------------------
+
+
+def test_the_tick_hands_each_due_watch_to_a_task_of_its_own(serve, alice, now):
+    url = serve(page())
+    shop, other = watch_of(alice, url, now), watch_of(alice, url, now, name="Other")
+    handed = []
+    claimed = service.hand_out_due(now=now + 2 * HOUR, send=handed.append)
+    assert sorted(claimed) == sorted(handed) == sorted([shop.pk, other.pk])
+    assert service.hand_out_due(now=now + 2 * HOUR, send=handed.append) == []  # not twice
+    service.pause_watch(other)  # paused after the tick handed it out: its task skips it
+    serve(page(price="3.00"))
+    assert service.check_claimed(shop.pk, now=now + 2 * HOUR).notified
+    assert service.check_claimed(other.pk, now=now + 2 * HOUR) is None
+    assert [item.title for item in items_of(alice)] == ["Changed: Shop"]
+
+
+def test_the_tick_task_checks_through_the_queue(fixture_server, serve, alice, now):
+    from digests.textwatch import tasks
+
+    url = serve(page())
+    broken = watch_of(alice, url, now, name="Broken")
+    fixture_server.add("/gone", "gone", status=404)
+    TextWatch.objects.filter(pk=broken.pk).update(url=fixture_server.url("/gone"))
+    watch_of(alice, url, now, name="Shop")
+    serve(page(price="4.00"))
+    # The test queue runs each check inline; one failing page does not stop the other.
+    assert tasks.tick()["handed_out"] == 2
+    assert [item.title for item in items_of(alice)] == ["Changed: Shop"]
+    assert TextWatch.objects.get(pk=broken.pk).error_count == 1
