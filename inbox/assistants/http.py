@@ -76,13 +76,15 @@ def read_message(request) -> bytes:
     if not content_type or not media_type_matches("application/json", content_type):
         raise exceptions.UnsupportedMediaType(
             content_type[:80],
-            detail=_("Send the body as application/json; got %(given)s.")
-            % {"given": repr(content_type[:80]) if content_type else _("no Content-Type")},
+            detail=_("Send the body as %(types)s; got %(given)s.")
+            % {
+                "types": "application/json",
+                "given": repr(content_type[:80]) if content_type else _("no Content-Type"),
+            },
         )
     if "HTTP_MCP_SESSION_ID" in request.META:
         raise exceptions.NotFound(
-            _("This server keeps no sessions: send no Mcp-Session-Id header."),
-            code="session_not_found",
+            _("This server keeps no sessions: send no Mcp-Session-Id header.")
         )
     try:
         declared = int(request.META.get("CONTENT_LENGTH") or 0)
