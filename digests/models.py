@@ -275,7 +275,8 @@ class RunItem(models.Model):
     overall = models.PositiveSmallIntegerField()
     # The reason as written at the run, in its language (exports and feed clients read it);
     # `why` holds its parts, written out in the reader's language when shown
-    # (digests.runs.reasons). Empty for rows made before it existed that could not be read back.
+    # (digests.narrative.reasons). Empty for rows made before it existed that could not be
+    # read back.
     reason = models.CharField(max_length=500)
     why = models.JSONField(default=list, blank=True)
     rank = models.PositiveSmallIntegerField()
@@ -298,14 +299,6 @@ class RunItem(models.Model):
 
     def __str__(self) -> str:
         return f"{self.run_id}#{self.rank} {self.title}"
-
-    @property
-    def why_selected(self) -> str:
-        """Why it was selected, in the active language (digests.runs.reasons)."""
-        # Imported here: reasons reads ingest.text.scores, which imports ingest.models.
-        from digests.runs.reasons import reason_text
-
-        return reason_text(self.why, self.reason)
 
 
 class LLMCall(models.Model):

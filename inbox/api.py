@@ -37,6 +37,7 @@ from config.api.responses import created as created_response
 from config.api.serializers import ResponseSerializer, StrictSerializer, read_body, read_query
 from config.api.sync import updated_since_field
 from digests.models import RunItem
+from digests.narrative.reasons import why_selected
 from inbox.listing import (
     SHOW_CHOICES,
     SHOWN_FIELDS,
@@ -71,9 +72,11 @@ class InboxItemSerializer(ResponseSerializer):
     url = serializers.CharField()
     summary = serializers.CharField()
     source_name = serializers.CharField()
-    reason = serializers.CharField(
-        source="why_selected", help_text="Why it was selected, in your language."
-    )
+    reason = serializers.SerializerMethodField(help_text="Why it was selected, in your language.")
+
+    def get_reason(self, obj) -> str:
+        return why_selected(obj)
+
     overall = serializers.IntegerField(help_text="Score, 0-100.")
     published_at = serializers.DateTimeField(allow_null=True)
     delivered_at = serializers.DateTimeField()

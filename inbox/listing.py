@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 from django.db.models import Count, Exists, F, OuterRef, Q
 
 from digests.models import Run, RunItem
-from digests.runs.reasons import reason_text
+from digests.narrative.reasons import reason_text
 from inbox.models import UserContentState
 from inbox.states import states_by_hash
 

@@ -13,6 +13,7 @@ from django.utils import translation
 
 from digests.models import Run, RunItem
 from digests.narrative.language import output_locale_for, shown_overview
+from digests.narrative.reasons import why_selected
 
 
 @dataclass(frozen=True)
@@ -116,7 +117,7 @@ def brief_for_run(run: Run) -> Brief:
                     summary=item.summary,
                     summary_generator=item.summary_generator,
                     source_name=item.source_name,
-                    reason=item.why_selected,
+                    reason=why_selected(item),
                     published_at=item.published_at,
                     redelivered=item.redelivered,
                 )

@@ -1,5 +1,5 @@
 """Fill RunItem.why for the rows made before it: each stored reason read back into its parts
-(digests.runs.reasons.parse, in every language we ship). A reason with any piece not
+(digests.narrative.reasons.parse, in every language we ship). A reason with any piece not
 recognised (cut at 500 characters, imported, hand-written) keeps an empty `why` and is
 shown as stored. Nothing is lost: `reason` is not touched."""
 
@@ -9,7 +9,7 @@ BATCH = 500
 
 
 def fill(apps, schema_editor):
-    from digests.runs.reasons import parse
+    from digests.narrative.reasons import parse
 
     RunItem = apps.get_model("digests", "RunItem")
     last_id = 0

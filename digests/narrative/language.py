@@ -2,7 +2,7 @@
 
 A brief is read in its subscription's fixed language, else in its reader's current one — not
 the one it had when its run wrote it. What a program wrote is written out again in that
-language when shown: the reasons (digests.runs.reasons) and the template overview (its fixed
+language when shown: the reasons (digests.narrative.reasons) and the template overview (its fixed
 phrases, `relocalize_template`). A model's overview is prose in the language it was written
 in; it is shown as it is, and says which language that is when it differs.
 """

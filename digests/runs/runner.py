@@ -28,10 +28,10 @@ from digests.ai import enrichment, llm, periods
 from digests.ai import relevance as model_relevance
 from digests.delivery.service import plan_for_run as plan_deliveries
 from digests.models import Run, RunItem, Subscription, SubscriptionSource
-from digests.narrative import writer
+from digests.narrative import reasons, writer
 from digests.narrative.language import output_locale_for
 from digests.narrative.summaries import TEMPLATE, template_narrative
-from digests.runs import on_run, reasons
+from digests.runs import on_run
 from digests.runs.meter import RunMeter
 from digests.runs.scoring import (
     Feedback,
@@ -102,7 +102,8 @@ class Candidate:
 
     def reason(self, zone: str | None = None) -> str:
         """Why this item was picked, in the active language; its publication time in `zone`
-        (the subscription's; default: the active zone). Stored as parts: digests.runs.reasons."""
+        (the subscription's; default: the active zone). Stored as parts:
+        digests.narrative.reasons."""
         return reasons.render(reasons.parts_for(self, zone))
 
 

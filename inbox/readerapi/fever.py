@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 from digests.models import Subscription
+from digests.narrative.reasons import why_selected
 from inbox.listing import InboxFilter, filtered_items, with_states
 from inbox.readerapi import auth, streams
 from inbox.readerapi.streams import ProtocolError
@@ -105,7 +106,7 @@ def _items(request, user) -> dict:
                     format_html(
                         "{}<p><em>{}</em></p>",
                         linebreaks(r.summary, autoescape=True),
-                        r.why_selected,
+                        why_selected(r),
                     )
                 ),
                 "url": r.url,

@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 from digests.models import RunItem, Subscription
+from digests.narrative.reasons import why_selected
 from inbox.listing import with_states
 from inbox.readerapi import auth, streams
 from inbox.readerapi.streams import ProtocolError
@@ -246,7 +247,9 @@ def _item(request, run_item) -> dict:
         categories.append(streams.STARRED)
     published = run_item.published_at or run_item.delivered_at
     content = format_html(
-        "{}<p><em>{}</em></p>", linebreaks(run_item.summary, autoescape=True), run_item.why_selected
+        "{}<p><em>{}</em></p>",
+        linebreaks(run_item.summary, autoescape=True),
+        why_selected(run_item),
     )
     return {
         "id": streams.long_id(run_item.pk),

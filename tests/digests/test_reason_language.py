@@ -1,6 +1,6 @@
 """A brief made before its reader switched language reads in the new one wherever it is shown:
 the reasons ("why selected") and the template overview are written out when shown
-(digests.runs.reasons, digests.narrative.language). A model's overview stays as written and
+(digests.narrative.reasons, digests.narrative.language). A model's overview stays as written and
 says in which language; a reason kept only as text (old rows, not recognised) shows as stored."""
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from django.urls import reverse
 from django.utils import translation
 
 from digests.models import Run, RunItem
+from digests.narrative import reasons
 from digests.narrative.language import relocalize_template
 from digests.narrative.summaries import template_narrative
-from digests.runs import reasons
 from digests.runs.runner import execute_run
 from digests.subscriptions.service import create_subscription, request_manual_run
 from inbox.models import UserPreference

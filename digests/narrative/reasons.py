@@ -139,6 +139,11 @@ def render(parts: list[list]) -> str:
     return text[:MAX_CHARS]
 
 
+def why_selected(run_item) -> str:
+    """A RunItem's reason as shown now (reason_text of its parts and its stored text)."""
+    return reason_text(run_item.why, run_item.reason)
+
+
 def reason_text(why: list | None, stored: str) -> str:
     """Why an item was selected, as shown now: its parts in the active language, or, for a
     row kept only as text (written before the parts existed, or imported), that text."""
