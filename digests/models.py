@@ -277,7 +277,12 @@ class RunItem(models.Model):
     canonical_url_hash = models.CharField(max_length=64)
     relevance = models.PositiveSmallIntegerField()
     overall = models.PositiveSmallIntegerField()
+    # The reason as written at the run, in its language (exports and feed clients read it);
+    # `why` holds its parts, written out in the reader's language when shown
+    # (digests.narrative.reasons). Empty for rows made before it existed that could not be
+    # read back.
     reason = models.CharField(max_length=500)
+    why = models.JSONField(default=list, blank=True)
     rank = models.PositiveSmallIntegerField()
     title = models.CharField(max_length=500)
     url = models.URLField(max_length=2048)

@@ -37,7 +37,15 @@ from config.api.responses import created as created_response
 from config.api.serializers import ResponseSerializer, StrictSerializer, read_body, read_query
 from config.api.sync import updated_since_field
 from digests.models import RunItem
-from inbox.listing import SHOW_CHOICES, Cursor, InboxFilter, inbox_page_rows, inbox_stats
+from digests.narrative.reasons import why_selected
+from inbox.listing import (
+    SHOW_CHOICES,
+    SHOWN_FIELDS,
+    Cursor,
+    InboxFilter,
+    inbox_page_rows,
+    inbox_stats,
+)
 from inbox.models import UserPreference
 from inbox.push_devices import devices_of, push_enabled, register_device, remove_device
 from inbox.states import (
@@ -64,7 +72,11 @@ class InboxItemSerializer(ResponseSerializer):
     url = serializers.CharField()
     summary = serializers.CharField()
     source_name = serializers.CharField()
-    reason = serializers.CharField(help_text="Why it was selected.")
+    reason = serializers.SerializerMethodField(help_text="Why it was selected, in your language.")
+
+    def get_reason(self, obj) -> str:
+        return why_selected(obj)
+
     overall = serializers.IntegerField(help_text="Score, 0-100.")
     published_at = serializers.DateTimeField(allow_null=True)
     delivered_at = serializers.DateTimeField()
@@ -82,21 +94,6 @@ class InboxItemSerializer(ResponseSerializer):
         return bool(obj.state and obj.state.not_interested_at)
 
 
-# InboxItemSerializer's fields that pass through as they are (ints and strings from the row).
-_AS_STORED = (
-    "id",
-    "run_id",
-    "subscription_id",
-    "subscription_name",
-    "title",
-    "url",
-    "summary",
-    "source_name",
-    "reason",
-    "overall",
-)
-
-
 def inbox_items_json(rows: list[dict]) -> list[dict]:
     """What InboxItemSerializer(many=True) writes for rows of `inbox_page_rows`, key for key and
     value for value, without DRF's per-field work (30 rows × 15 fields was most of a page's
@@ -105,7 +102,7 @@ def inbox_items_json(rows: list[dict]) -> list[dict]:
     zone = timezone.get_current_timezone()  # DateTimeField's, looked up once, not per value
     items = []
     for row in rows:
-        item = {name: row[name] for name in _AS_STORED}
+        item = {name: row[name] for name in SHOWN_FIELDS}
         item["published_at"] = _iso(row["published_at"], zone)
         item["delivered_at"] = _iso(row["delivered_at"], zone)
         item["read"] = row["read"]

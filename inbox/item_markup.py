@@ -20,6 +20,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from config.moments import moment_filter
+from digests.narrative.reasons import why_selected
 from inbox.page_cache import ago_marker
 
 # What an item shows, besides its marks.
@@ -116,6 +117,7 @@ def item_row(run_item) -> dict:
     state = run_item.state
     return {
         **{name: getattr(run_item, name) for name in ITEM_FIELDS},
+        "reason": why_selected(run_item),  # in the active language, as the Inbox's rows have it
         "read": bool(state and state.read_at),
         "saved": bool(state and state.saved_at),
         "not_interested": bool(state and state.not_interested_at),

@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo
 from django.db.models import Count, Exists, F, OuterRef, Q
 
 from digests.models import Run, RunItem
+from digests.narrative.reasons import reason_text
 from inbox.models import UserContentState
 from inbox.states import states_by_hash
 
@@ -149,6 +150,20 @@ def _page_items(user, inbox_filter: InboxFilter, *, after: Cursor | None, zone: 
     return items.order_by(*ORDER)
 
 
+def _cut_page(
+    user, inbox_filter: InboxFilter, *, after, zone: str, page_size: int, fields=()
+) -> tuple[list, bool]:
+    """The page's RunItems (or, given `fields`, dicts of them) and whether more follow; none
+    after a cursor that names no run of this user."""
+    items = _page_items(user, inbox_filter, after=after, zone=zone)
+    if items is None:
+        return [], False
+    if fields:
+        items = items.values(*fields)
+    page = list(items[: page_size + 1])
+    return page[:page_size], len(page) > page_size
+
+
 def inbox_page(
     user,
     inbox_filter: InboxFilter,
@@ -159,19 +174,16 @@ def inbox_page(
 ) -> InboxPage:
     """One page of the Inbox. Each item gets `.state` (its UserContentState or None) and
     `.subscription_name`; two queries whatever the page size (three after a cursor)."""
-    items = _page_items(user, inbox_filter, after=after, zone=zone)
-    if items is None:
-        return InboxPage([], None)
-    page = list(items[: page_size + 1])
-    has_more = len(page) > page_size
-    page = with_states(user, page[:page_size])
+    page, has_more = _cut_page(user, inbox_filter, after=after, zone=zone, page_size=page_size)
+    page = with_states(user, page)
     next_cursor = Cursor(page[-1].run_id, page[-1].rank) if has_more else None
     return InboxPage(page, next_cursor)
 
 
 # The columns of a page of plain rows (the JSON API's list and the Inbox page): the
-# delivery's own, its subscription's, and what the cursor and the marks' lookup need.
-ROW_FIELDS = (
+# delivery's own and its subscription's, which an API client reads as they are (`reason`
+# written out in the active language first) ...
+SHOWN_FIELDS = (
     "id",
     "run_id",
     "subscription_id",
@@ -182,12 +194,18 @@ ROW_FIELDS = (
     "source_name",
     "reason",
     "overall",
+)
+# ... then the times, what the cursor and the marks' lookup need, what the Inbox page shows
+# besides, and the reason's parts.
+ROW_FIELDS = (
+    *SHOWN_FIELDS,
     "published_at",
     "delivered_at",
     "rank",
     "canonical_url_hash",
     "summary_generator",
     "redelivered",
+    "why",
 )
 NO_MARKS = (None, None, None)  # read_at, saved_at, not_interested_at of an item never marked
 
@@ -200,15 +218,13 @@ def inbox_page_rows(
     zone: str = "UTC",
     page_size: int = PAGE_SIZE,
 ) -> InboxPage:
-    """inbox_page as plain dicts of ROW_FIELDS plus `read`, `saved` and `not_interested`
+    """inbox_page as plain dicts of ROW_FIELDS (but `why`: `reason` is written out in the
+    active language) plus `read`, `saved` and `not_interested`
     (booleans): the same queries, without a model instance per row and per state, which were
     most of a JSON page's server time."""
-    items = _page_items(user, inbox_filter, after=after, zone=zone)
-    if items is None:
-        return InboxPage([], None)
-    rows = list(items.values(*ROW_FIELDS)[: page_size + 1])
-    has_more = len(rows) > page_size
-    rows = rows[:page_size]
+    rows, has_more = _cut_page(
+        user, inbox_filter, after=after, zone=zone, page_size=page_size, fields=ROW_FIELDS
+    )
     marks = {
         url_hash: (read_at, saved_at, not_interested_at)
         for url_hash, read_at, saved_at, not_interested_at in UserContentState.objects.filter(
@@ -216,6 +232,7 @@ def inbox_page_rows(
         ).values_list("canonical_url_hash", "read_at", "saved_at", "not_interested_at")
     }
     for row in rows:
+        row["reason"] = reason_text(row.pop("why"), row["reason"])
         read_at, saved_at, not_interested_at = marks.get(row["canonical_url_hash"], NO_MARKS)
         row["read"] = read_at is not None
         row["saved"] = saved_at is not None

@@ -1,8 +1,9 @@
 """A user's preferences: UI language (chosen, or the browser's) and time zone.
 
-The UI language is also the default language of their briefs (digests.runs.runner.output_locale_for
-reads `ui_locale`), so "automatic" records the language the browser asked for when the user
-saved it: a brief is written by a worker, long after any request.
+The UI language is also the default language of their briefs
+(digests.narrative.language.output_locale_for reads `ui_locale`), so "automatic" records the
+language the browser asked for when the user saved it: a brief is written by a worker, long
+after any request.
 """
 
 from __future__ import annotations

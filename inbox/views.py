@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from digests.models import Run, RunItem, Subscription
+from digests.narrative.language import shown_locale, shown_overview
 from inbox import item_markup
 from inbox import reading as reading_service
 from inbox.account_views import safe_next
@@ -134,6 +135,7 @@ def run_detail(request, run_id: int):
         "inbox/run.html",
         {
             "run": run,
+            "overview": shown_overview(run, shown_locale(run.subscription)),
             "items": items,
             "return_to": request.get_full_path(),
             "nav": "inbox",

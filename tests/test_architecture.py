@@ -29,6 +29,8 @@ DIGESTS_LAYERS = [
     {
         "digests.narrative.summaries",
         "digests.narrative.markdown",
+        "digests.narrative.reasons",
+        "digests.narrative.language",
         "digests.schedules.next_run",
         "digests.schedules.words",
     },

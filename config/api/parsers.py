@@ -109,14 +109,16 @@ def max_body_bytes() -> int:
     return settings.API_MAX_BODY_BYTES
 
 
+def too_large(limit: int) -> str:
+    return _("The request body is larger than %(limit)s bytes.") % {"limit": limit}
+
+
 def parse_json_bytes(raw: bytes, *, limit: int | None = None):
     """The JSON value in `raw`, or an APIInputError / PayloadTooLarge saying what is wrong.
     `limit` replaces API_MAX_BODY_BYTES for the rare body allowed to be larger (an import)."""
     limit = limit or max_body_bytes()
     if len(raw) > limit:
-        raise PayloadTooLarge(
-            _("The request body is larger than %(limit)s bytes.") % {"limit": limit}
-        )
+        raise PayloadTooLarge(too_large(limit))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -9,8 +9,11 @@ from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.urls import reverse
+from django.utils import translation
 
 from digests.models import Run, RunItem
+from digests.narrative.language import output_locale_for, shown_overview
+from digests.narrative.reasons import why_selected
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,8 @@ class Brief:
     scheduled_at: datetime
     narrative_md: str
     narrative_generator: str
+    # A model's overview in another language than the brief's: that language's name.
+    narrative_written_in: str = ""
     items: list[BriefItem] = field(default_factory=list)
 
     @property
@@ -86,31 +91,36 @@ def absolute_url(path: str) -> str:
 
 def brief_for_run(run: Run) -> Brief:
     """The brief of a run (its subscription selected along, or one query more), and its items
-    in one query."""
+    in one query, in the language its reader reads it in now (digests.narrative.language):
+    an email sent after they switched language reads in the new one."""
     subscription = run.subscription
+    locale = output_locale_for(subscription)
     items = RunItem.objects.filter(run_id=run.pk).order_by("rank")
-    return Brief(
-        run_id=run.pk,
-        subscription_id=subscription.pk,
-        subscription_name=subscription.name,
-        topic=subscription.topic,
-        locale=run.output_locale or settings.LANGUAGE_CODE,
-        timezone=subscription.timezone,
-        scheduled_at=run.scheduled_at,
-        narrative_md=run.narrative_md,
-        narrative_generator=run.narrative_generator,
-        items=[
-            BriefItem(
-                rank=item.rank,
-                title=item.title,
-                url=item.url,
-                summary=item.summary,
-                summary_generator=item.summary_generator,
-                source_name=item.source_name,
-                reason=item.reason,
-                published_at=item.published_at,
-                redelivered=item.redelivered,
-            )
-            for item in items
-        ],
-    )
+    with translation.override(locale):
+        overview = shown_overview(run, locale)
+        return Brief(
+            run_id=run.pk,
+            subscription_id=subscription.pk,
+            subscription_name=subscription.name,
+            topic=subscription.topic,
+            locale=locale,
+            timezone=subscription.timezone,
+            scheduled_at=run.scheduled_at,
+            narrative_md=overview.markdown,
+            narrative_generator=run.narrative_generator,
+            narrative_written_in=overview.written_in,
+            items=[
+                BriefItem(
+                    rank=item.rank,
+                    title=item.title,
+                    url=item.url,
+                    summary=item.summary,
+                    summary_generator=item.summary_generator,
+                    source_name=item.source_name,
+                    reason=why_selected(item),
+                    published_at=item.published_at,
+                    redelivered=item.redelivered,
+                )
+                for item in items
+            ],
+        )

@@ -24,12 +24,12 @@ from django.utils.translation import gettext, ngettext
 
 from billing import charges
 from config import leases
-from config.moments import moment
 from digests.ai import enrichment, llm, periods
 from digests.ai import relevance as model_relevance
 from digests.delivery.service import plan_for_run as plan_deliveries
 from digests.models import Run, RunItem, Subscription, SubscriptionSource
-from digests.narrative import writer
+from digests.narrative import reasons, writer
+from digests.narrative.language import output_locale_for
 from digests.narrative.summaries import TEMPLATE, template_narrative
 from digests.runs import on_run
 from digests.runs.meter import RunMeter
@@ -53,7 +53,6 @@ from ingest.pool.recent import id_set, recent_item_ids
 from ingest.pool.search_index import search_pool
 from ingest.pool.size import items_in_window
 from ingest.pool.visibility import visible_to
-from ingest.text.scores import strengths_in_words
 from topics.candidates import followed_topic_item_ids
 
 logger = logging.getLogger(__name__)
@@ -102,64 +101,10 @@ class Candidate:
     strengths: str = ""  # the item's strongest score parts in words (ingest/text/scores.py)
 
     def reason(self, zone: str | None = None) -> str:
-        """Why this item was picked, in the active language (the run's output locale); its
-        publication time in `zone` (the subscription's; default: the active zone)."""
-        parts = []
-        if self.llm_reason:
-            parts.append(self.llm_reason.rstrip("."))
-        elif self.matched:
-            terms = ", ".join(self.matched[:4])
-            if self.field == "title":
-                parts.append(gettext("matches %(terms)s in the title") % {"terms": terms})
-            elif self.field == "summary":
-                parts.append(gettext("matches %(terms)s in the summary") % {"terms": terms})
-            else:
-                parts.append(gettext("matches %(terms)s in the text") % {"terms": terms})
-        elif not self.related:
-            parts.append(gettext("from a source you follow"))
-        if self.related and not self.llm_reason:
-            # Feedback words (digests/runs/scoring.py): what the best matches have in common.
-            words = ", ".join(self.related[:3])
-            parts.append(gettext("shares %(words)s with your best matches") % {"words": words})
-        if self.liked:
-            words = ", ".join(self.liked[:3])
-            parts.append(gettext("like items you saved or read (%(words)s)") % {"words": words})
-        if self.disliked:
-            words = ", ".join(self.disliked[:3])
-            parts.append(
-                gettext("ranked lower: like items you marked not interested (%(words)s)")
-                % {"words": words}
-            )
-        if self.muted_source:
-            parts.append(
-                gettext("ranked lower: you marked items from %(source)s not interested")
-                % {"source": self.muted_source}
-            )
-        if self.source_weight > 1:
-            parts.append(
-                gettext("ranked higher: you weighted %(source)s ×%(weight)s")
-                % {
-                    "source": self.weighted_source or gettext("this source"),
-                    "weight": f"{self.source_weight:g}",
-                }
-            )
-        elif self.source_weight < 1:
-            parts.append(
-                gettext("ranked lower: you weighted %(source)s ×%(weight)s")
-                % {
-                    "source": self.weighted_source or gettext("this source"),
-                    "weight": f"{self.source_weight:g}",
-                }
-            )
-        if self.site_name:
-            parts.append(gettext("source: %(name)s") % {"name": self.site_name})
-        if self.strengths:
-            strengths = strengths_in_words(self.strengths)
-            parts.append(gettext("stands out for: %(strengths)s") % {"strengths": strengths})
-        parts.append(gettext("published %(when)s") % {"when": moment(self.published_at, zone)})
-        if self.redelivery:
-            parts.append(gettext("delivered before, shown again"))
-        return "; ".join(parts)[:500]
+        """Why this item was picked, in the active language; its publication time in `zone`
+        (the subscription's; default: the active zone). Stored as parts:
+        digests.narrative.reasons."""
+        return reasons.render(reasons.parts_for(self, zone))
 
 
 @dataclass
@@ -573,13 +518,6 @@ def _empty_reason(selection: Selection) -> str:
     return "Everything that matched was already delivered to you."
 
 
-def output_locale_for(subscription: Subscription) -> str:
-    if subscription.language_mode == Subscription.LanguageMode.FIXED and subscription.output_locale:
-        return subscription.output_locale
-    preference = UserPreference.objects.filter(user_id=subscription.owner_id).first()
-    return preference.ui_locale if preference else "en"
-
-
 def _claim(run: Run, now: datetime) -> int | None:
     """Claim a pending (or failed, for retry) run with a lease; returns this claim's attempt
     number — the fencing token the finish checks — or None when someone else has it."""
@@ -756,8 +694,11 @@ def _deliver(
     states = _states_for(run.user_id, [c.canonical_url_hash for c in scored], lock=True)
     selection = select(subscription, scored, states, now)
     summaries = texts.summaries_for(selection.selected)
+    # The parts are what every page shows, in its reader's language at the time; the text,
+    # in the run's language, is what clients of the stored row (exports, feeds) read.
+    why = {c.item_id: reasons.parts_for(c, subscription.timezone) for c in selection.selected}
     with translation.override(texts.locale):
-        reasons = {c.item_id: c.reason(subscription.timezone) for c in selection.selected}
+        texts_of = {item_id: reasons.render(parts) for item_id, parts in why.items()}
     RunItem.objects.bulk_create(
         [
             RunItem(
@@ -766,7 +707,8 @@ def _deliver(
                 canonical_url_hash=c.canonical_url_hash,
                 relevance=c.relevance,
                 overall=c.overall,
-                reason=reasons[c.item_id],
+                reason=texts_of[c.item_id],
+                why=why[c.item_id],
                 rank=rank,
                 title=c.title[:500],
                 url=c.canonical_url,

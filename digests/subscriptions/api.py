@@ -56,6 +56,7 @@ from digests.models import (
     Subscription,
     WebhookEndpoint,
 )
+from digests.narrative.reasons import why_selected
 from digests.runs import runner
 from digests.schedules import next_run as schedule
 from digests.schedules.words import describe_schedule
@@ -355,6 +356,11 @@ class RunSerializer(ResponseModelSerializer):
 
 
 class RunItemSerializer(ResponseModelSerializer):
+    reason = serializers.SerializerMethodField(help_text="Why it was selected, in your language.")
+
+    def get_reason(self, obj) -> str:
+        return why_selected(obj)
+
     class Meta:
         model = RunItem
         fields = [

@@ -23,12 +23,17 @@ import threading
 
 from asgiref.current_thread_executor import CurrentThreadExecutor
 from django.http import HttpResponse
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from rest_framework import exceptions
 from rest_framework.parsers import BaseParser
 from rest_framework.permissions import IsAuthenticated
+from rest_framework.utils.mediatypes import media_type_matches
 from rest_framework.views import APIView
 
+from config.api.errors import PayloadTooLarge
+from config.api.parsers import parse_json_bytes, too_large
 from config.client_address import client_address
 from config.private_cache import PRIVATE
 from inbox.assistants.caller import REQUEST_EXECUTOR, calling_as, current
@@ -60,9 +65,40 @@ def _headers(request) -> list[tuple[bytes, bytes]]:
     return headers
 
 
-def serve(request) -> HttpResponse:
-    """Answer one MCP message (the request's body) as the caller the request authenticated."""
-    body = request.body
+def read_message(request) -> bytes:
+    """The request's body, refused in the API's error shape (config/api/errors.py) before the
+    SDK sees it unless it is one JSON message the API would take: sent as JSON (else 415), at
+    most MAX_REQUEST_BYTES (else 413, read one byte past it, never whole), UTF-8, nested at
+    most MAX_JSON_DEPTH deep, without NUL characters or lone surrogates (else 400; the same
+    rules as every API body, config/api/parsers.py). A session id is refused too (404, as the
+    protocol asks for a session the server does not know): this server keeps none."""
+    content_type = request.META.get("CONTENT_TYPE", "")
+    if not content_type or not media_type_matches("application/json", content_type):
+        raise exceptions.UnsupportedMediaType(
+            content_type[:80],
+            detail=_("Send the body as %(types)s; got %(given)s.")
+            % {
+                "types": "application/json",
+                "given": repr(content_type[:80]) if content_type else _("no Content-Type"),
+            },
+        )
+    if "HTTP_MCP_SESSION_ID" in request.META:
+        raise exceptions.NotFound(
+            _("This server keeps no sessions: send no Mcp-Session-Id header.")
+        )
+    try:
+        declared = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        declared = 0
+    if declared > MAX_REQUEST_BYTES:
+        raise PayloadTooLarge(too_large(MAX_REQUEST_BYTES))
+    body = request.read(MAX_REQUEST_BYTES + 1)
+    parse_json_bytes(body, limit=MAX_REQUEST_BYTES)  # the SDK parses it again, as its own
+    return body
+
+
+def serve(request, body: bytes) -> HttpResponse:
+    """Answer one MCP message (`body`, read_message's) as the caller the request authenticated."""
     scope = {
         "type": "http",
         "asgi": {"version": "3.0"},
@@ -153,8 +189,9 @@ class McpEndpoint(APIView):
     parser_classes = [_RawBody]
 
     def post(self, request):
+        body = read_message(request._request)
         with calling_as(request.auth):
-            return serve(request._request)
+            return serve(request._request, body)
 
     def finalize_response(self, request, response, *args, **kwargs):
         # Every answer is one reader's, a refusal included: no cache keeps it.

@@ -5,6 +5,7 @@ a stranger's too: it may hold words of the items (the feedback words, a model's 
 
 from __future__ import annotations
 
+from digests.narrative.reasons import why_selected
 from inbox.assistants.untrusted import quoted, redact_url, untrusted
 
 TITLE_CHARS = 160
@@ -22,8 +23,9 @@ ITEM_FIELDS = ("id", "run_id", "rank", "url", "overall", "published_at", "delive
 def item_row(run_item) -> dict:
     """A RunItem (with `.state` from inbox.listing.with_states) as the plain row the Inbox's
     row listing gives (inbox.listing.inbox_page_rows): one shape for both."""
-    row = {name: getattr(run_item, name) for name in ITEM_FIELDS if name != "id"}
+    row = {name: getattr(run_item, name) for name in ITEM_FIELDS if name not in ("id", "reason")}
     row["id"] = run_item.pk
+    row["reason"] = why_selected(run_item)
     state = getattr(run_item, "state", None)
     row["read"] = bool(state and state.read_at)
     row["saved"] = bool(state and state.saved_at)

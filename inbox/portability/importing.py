@@ -51,6 +51,7 @@ from billing import limits
 from config.api.errors import ServiceRefusal
 from digests.delivery import endpoints
 from digests.models import Run, RunItem, Subscription, SubscriptionSource
+from digests.narrative.reasons import parse as parse_reason
 from digests.schedules.next_run import ScheduleError, next_run_after, validate_timezone
 from digests.subscriptions.service import EDITABLE_FIELDS, SubscriptionInputError, clean_input
 from inbox.models import ImportedRow, ImportRecord, UserContentState, UserPreference
@@ -611,6 +612,10 @@ def _import_runs(
                 relevance=item["relevance"],
                 overall=item["overall"],
                 reason=item["reason"],
+                # Its parts where the text reads back into them, so it is shown in the
+                # reader's language; else the text as exported (digests.narrative.reasons).
+                why=parse_reason(item["reason"], published_at=_when(item["published_at"]), zone="")
+                or [],
                 rank=item["rank"],
                 title=item["title"],
                 url=item["url"],

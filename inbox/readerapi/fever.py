@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 from digests.models import Run, Subscription
+from digests.narrative.reasons import why_selected
 from inbox.listing import InboxFilter, filtered_items, with_states
 from inbox.readerapi import auth, briefs, labels, streams
 from inbox.readerapi.streams import ProtocolError
@@ -116,7 +117,9 @@ def _item(r) -> dict:
         "title": r.title,
         "author": r.source_name,
         "html": str(
-            format_html("{}<p><em>{}</em></p>", linebreaks(r.summary, autoescape=True), r.reason)
+            format_html(
+                "{}<p><em>{}</em></p>", linebreaks(r.summary, autoescape=True), why_selected(r)
+            )
         ),
         "url": r.url,
         "is_saved": int(bool(r.state and r.state.saved_at)),

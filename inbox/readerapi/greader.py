@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 from digests.models import RunItem, Subscription
+from digests.narrative.reasons import why_selected
 from inbox.listing import with_states
 from inbox.readerapi import auth, briefs, labels, streams
 from inbox.readerapi.streams import ProtocolError
@@ -310,7 +311,9 @@ def _item(request, run_item, folders: dict) -> dict:
         categories.append(streams.STARRED)
     published = run_item.published_at or run_item.delivered_at
     content = format_html(
-        "{}<p><em>{}</em></p>", linebreaks(run_item.summary, autoescape=True), run_item.reason
+        "{}<p><em>{}</em></p>",
+        linebreaks(run_item.summary, autoescape=True),
+        why_selected(run_item),
     )
     return {
         "id": streams.long_id(run_item.pk),

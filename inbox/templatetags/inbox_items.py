@@ -1,9 +1,10 @@
-"""Inbox items in templates: `{% inbox_item item %}` (inbox/item_markup.py)."""
+"""Inbox items in templates: `{% inbox_item item %}` (inbox/item_markup.py) and `item|why_selected`."""
 
 from __future__ import annotations
 
 from django import template
 
+from digests.narrative import reasons
 from inbox.item_markup import ItemPage, item_html
 
 register = template.Library()
@@ -23,3 +24,9 @@ def inbox_item(context, item, show_run=False):
         )
         context.render_context[ItemPage] = page
     return item_html(item, page, show_run=show_run)
+
+
+@register.filter
+def why_selected(run_item) -> str:
+    """Why a delivered item was selected, in the active language (digests.narrative.reasons)."""
+    return reasons.why_selected(run_item)

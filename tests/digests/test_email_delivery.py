@@ -417,12 +417,19 @@ def test_planning_twice_for_one_run_keeps_one_delivery_per_channel(alice, now, s
         )
 
 
-def test_the_recipient_language_follows_the_run_not_the_current_preference(alice, now, smtp_server):
+def test_an_email_sent_after_a_language_switch_reads_in_the_new_language(alice, now, smtp_server):
+    """What a program wrote (the headings, the reasons, the template overview) is written out
+    when the email is sent: a reader who switched to Chinese after the run gets it in Chinese
+    (digests.narrative.language)."""
     add_items(now, "PostgreSQL 18 released")
     run = run_only(subscribe(alice, now), now)
     UserPreference.objects.filter(user=alice).update(ui_locale="zh-hans")
     deliveries.hand_out_run(run.pk, lambda pk: deliveries.send_delivery(pk, now=now))
-    assert "Overview" in parts(smtp_server.messages[0])[0]
+    text = parts(smtp_server.messages[0])[0]
+    assert "概览" in text and "Overview" not in text
+    assert "本期《" in text  # the template overview's phrases
+    assert "为什么入选：" in text and "发布于" in text  # the reasons
+    assert "published" not in text and "matches" not in text
 
 
 def test_the_run_task_hands_its_deliveries_to_the_workers(alice, now, smtp_server, time_machine):

@@ -5,11 +5,13 @@ time stops and rolls back; the console polls the job's status."""
 
 from __future__ import annotations
 
+import threading
 from datetime import timedelta
 
 import pytest
 from django.core.files.storage import default_storage
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
 from django_q.conf import Conf
@@ -21,6 +23,7 @@ from inbox.tasks import run_import
 from tests.conftest import api_client_for
 from tests.inbox.portability_data import populate
 from tests.inbox.test_import import export_of
+from tests.threads import at_once
 
 pytestmark = pytest.mark.django_db
 
@@ -153,3 +156,37 @@ def _file(data: bytes):
     import io
 
     return io.BytesIO(data)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_uploads_racing_past_the_check_meet_the_constraint_and_one_wins(
+    alice, bob, queued_only, monkeypatch
+):
+    """Both uploads pass the "no active import" check before either writes its job (a barrier
+    holds them there); the database's one-active-import constraint lets one job in, and the
+    other upload is answered 409 `import_in_progress` with its stored file removed."""
+    if connection.vendor != "postgresql":
+        pytest.skip("concurrency is tested on PostgreSQL")
+    populate(alice, now=timezone.now())
+    document = export_of(alice)
+    barrier = threading.Barrier(2, timeout=20)
+    store = import_jobs._store
+
+    def store_then_meet(upload, key, limit):
+        size = store(upload, key, limit)
+        barrier.wait()  # both have checked and stored: now both write their job
+        return size
+
+    monkeypatch.setattr(import_jobs, "_store", store_then_meet)
+
+    def upload(client):
+        return client.post("/api/v1/import", data=document, content_type="application/json")
+
+    answers = at_once(upload, [api_client_for(bob), api_client_for(bob)])
+    assert sorted(answer.status_code for answer in answers) == [202, 409], answers
+    refused = next(answer for answer in answers if answer.status_code == 409)
+    assert refused.json()["error"]["code"] == "import_in_progress"
+    assert refused.json()["error"]["fields"]["file"]
+    assert ImportJob.objects.filter(user=bob).count() == 1
+    assert len(stored_imports()) == 1  # the loser's upload is gone

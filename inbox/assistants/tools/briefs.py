@@ -8,9 +8,10 @@ from django.shortcuts import get_object_or_404
 from pydantic import Field
 
 from billing import charges
-from digests.models import Run, Subscription
+from digests.models import Run
 from inbox.assistants.registry import Answer, tool
 from inbox.assistants.shapes import item_data, item_line, item_row, run_data, run_line
+from inbox.assistants.tools.subscriptions import owned_subscription
 from inbox.assistants.untrusted import quoted, untrusted
 from inbox.listing import with_states
 
@@ -41,7 +42,7 @@ def list_briefs(
     why a run delivered nothing. Read one with read_brief."""
     runs = _runs(caller.user)
     if subscription_id is not None:
-        get_object_or_404(Subscription.objects.alive(), pk=subscription_id, owner=caller.user)
+        owned_subscription(caller.user, subscription_id)
         runs = runs.filter(subscription_id=subscription_id)
     if before_run_id is not None:
         anchor = get_object_or_404(Run, pk=before_run_id, user=caller.user)
@@ -80,7 +81,7 @@ def read_brief(
     else:
         delivered = runs.filter(delivered_count__gt=0)
         if subscription_id is not None:
-            get_object_or_404(Subscription.objects.alive(), pk=subscription_id, owner=caller.user)
+            owned_subscription(caller.user, subscription_id)
             delivered = delivered.filter(subscription_id=subscription_id)
         run = delivered.first()
         if run is None:
@@ -104,7 +105,7 @@ def brief_answer(user, run) -> Answer:
 
 def latest_brief_markdown(user, subscription_id: int) -> str:
     """The latest delivered brief of one subscription as markdown (the resource's text)."""
-    subscription = get_object_or_404(Subscription.objects.alive(), pk=subscription_id, owner=user)
+    subscription = owned_subscription(user, subscription_id)
     run = (
         Run.objects.filter(subscription=subscription, delivered_count__gt=0)
         .order_by("-scheduled_at", "-id")

@@ -50,8 +50,14 @@ Confirmation = Annotated[
 SubscriptionId = Annotated[int, Field(ge=1)]
 
 
-def _owned(user, subscription_id: int) -> Subscription:
+def owned_subscription(user, subscription_id: int) -> Subscription:
+    """One of the user's subscriptions (not deleted); 404 for anyone else's."""
     return get_object_or_404(Subscription.objects.alive(), pk=subscription_id, owner=user)
+
+
+def source_ids_of(subscription: Subscription) -> list[int]:
+    """The ids of the sources a subscription reads now, in order."""
+    return sorted(link.source_id for link in subscription.subscriptionsource_set.all())
 
 
 def _schedule_fields(user, schedule: str | None, timezone: str | None) -> dict:
@@ -94,7 +100,7 @@ def subscription_data(subscription: Subscription) -> dict:
         "max_items": subscription.max_items,
         "status": subscription.status,
         "next_run_at": subscription.next_run_at.isoformat() if subscription.next_run_at else None,
-        "source_ids": sorted(link.source_id for link in subscription.subscriptionsource_set.all()),
+        "source_ids": source_ids_of(subscription),
     }
 
 
@@ -209,7 +215,7 @@ def update_subscription(
     """Change what a subscription looks for (topic, interests, exclusions), its length or name
     at once. A change of schedule or sources changes what it costs: that takes a confirmation
     (the first call says the new cost)."""
-    subscription = _owned(caller.user, subscription_id)
+    subscription = owned_subscription(caller.user, subscription_id)
     if timezone and schedule is None:
         schedule = subscription.cron or None
     data = _input(
@@ -232,9 +238,7 @@ def update_subscription(
         after = {
             "cron": data.get("cron", subscription.cron),
             "timezone": data.get("timezone", subscription.timezone),
-            "source_ids": data.get(
-                "source_ids", [link.source_id for link in subscription.subscriptionsource_set.all()]
-            ),
+            "source_ids": data.get("source_ids", source_ids_of(subscription)),
         }
         cost, estimate = _estimate_words(caller.user, after)
         ask = confirmed(
@@ -249,7 +253,7 @@ def update_subscription(
         if ask:
             return ask
     subscriptions.update_subscription(subscription, data, now=moment)
-    subscription = _owned(caller.user, subscription.pk)
+    subscription = owned_subscription(caller.user, subscription.pk)
     return Answer(
         f"Changed. {subscription_line(subscription)}",
         {"subscription": subscription_data(subscription)},
@@ -259,7 +263,7 @@ def update_subscription(
 @tool(title="Pause a subscription", write=True)
 def pause_subscription(caller, subscription_id: SubscriptionId) -> Answer:
     """Pause a subscription: no runs (and no charges) until it is resumed."""
-    subscription = _owned(caller.user, subscription_id)
+    subscription = owned_subscription(caller.user, subscription_id)
     subscriptions.pause(subscription)
     return Answer(
         f"Paused. {subscription_line(subscription)}",
@@ -272,7 +276,7 @@ def resume_subscription(
     caller, subscription_id: SubscriptionId, confirmation: Confirmation = ""
 ) -> Answer:
     """Resume a paused subscription; its runs spend credits again, so this takes a confirmation."""
-    subscription = _owned(caller.user, subscription_id)
+    subscription = owned_subscription(caller.user, subscription_id)
     moment = now()
     if subscription.status != Subscription.Status.ACTIVE:
         cost, _estimate = _estimate_words(
@@ -280,9 +284,7 @@ def resume_subscription(
             {
                 "cron": subscription.cron,
                 "timezone": subscription.timezone,
-                "source_ids": [
-                    link.source_id for link in subscription.subscriptionsource_set.all()
-                ],
+                "source_ids": source_ids_of(subscription),
             },
         )
         ask = confirmed(
@@ -308,7 +310,7 @@ def delete_subscription(
 ) -> Answer:
     """Delete a subscription (for a followed public topic: unfollow it). Delivered items stay in
     the Inbox. It cannot be undone, so this takes a confirmation."""
-    subscription = _owned(caller.user, subscription_id)
+    subscription = owned_subscription(caller.user, subscription_id)
     moment = now()
     ask = confirmed(
         caller,
@@ -354,7 +356,9 @@ def preview_subscription(
         raise APIInputError({"topic": "Give a topic (or interests), or a subscription_id."})
     data = dict(validated(SubscriptionDraftSerializer, data))
     moment = now()
-    instance = _owned(caller.user, subscription_id) if subscription_id is not None else None
+    instance = (
+        owned_subscription(caller.user, subscription_id) if subscription_id is not None else None
+    )
     draft = subscriptions.draft(caller.user, data, now=moment, instance=instance)
     selection = runner.preview(draft.subscription, now=moment, source_ids=draft.source_ids)
     items = [
@@ -392,14 +396,14 @@ def preview_subscription(
 def run_now(caller, subscription_id: SubscriptionId, confirmation: Confirmation = "") -> Answer:
     """Run a subscription now, off schedule: a brief arrives in the Inbox in a minute or two. A run
     spends credits, so this takes a confirmation. Read it afterwards with read_brief."""
-    subscription = _owned(caller.user, subscription_id)
+    subscription = owned_subscription(caller.user, subscription_id)
     moment = now()
     _cost, estimate = _estimate_words(
         caller.user,
         {
             "cron": "",
             "timezone": subscription.timezone,
-            "source_ids": [link.source_id for link in subscription.subscriptionsource_set.all()],
+            "source_ids": source_ids_of(subscription),
         },
     )
     ask = confirmed(
