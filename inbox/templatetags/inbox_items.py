@@ -1,4 +1,5 @@
-"""Inbox items in templates: `{% inbox_item item %}` (inbox/item_markup.py) and `item|why_selected`."""
+"""Inbox items in templates: `{% inbox_item item %}` (inbox/item_markup.py), and
+`item|why_selected` in the active language."""
 
 from __future__ import annotations
 
