@@ -11,7 +11,9 @@ A result may carry "checks" ({what must hold: bool}, e.g. "no run failed") and "
 there was nothing to measure, e.g. a corpus is absent). The exit status is non-zero when the
 benchmark raised or a check failed; `all` runs each benchmark in a process of its own (the
 benchmarks patch process-wide state: the resolver, the task queue's mode), prints each one's
-figures as it goes and a summary at the end, and exits non-zero if any failed.
+figures as it goes and a summary at the end, and exits non-zero if any failed. On PostgreSQL it
+drops the databases each benchmark is done with while the next one runs (`Dropper` in
+tests/bench/database.py).
 """
 
 from __future__ import annotations
