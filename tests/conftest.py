@@ -21,8 +21,9 @@ from django.utils import timezone, translation
 from inbox.accounts import sign_up
 from ingest.fetching import browser
 
-# Every test has a hard bound that also ends its child processes (tests/hardbound.py).
-pytest_plugins = ["tests.hardbound"]
+# Every test has a hard bound that also ends its child processes (tests/hardbound.py); a
+# transactional test's database is emptied quickly, to the same state (tests/flush.py).
+pytest_plugins = ["tests.hardbound", "tests.flush"]
 
 TESTDATA = Path(__file__).parent
 

@@ -172,3 +172,32 @@ def test_the_cache_benchmark_keys_a_brief_as_the_narrative_writer_does():
 
 def replace_ns(item: SimpleNamespace, **changes) -> SimpleNamespace:
     return SimpleNamespace(**{**vars(item), **changes})
+
+
+@pytest.mark.django_db
+def test_benchmark_databases_left_for_later_are_all_dropped(tmp_path, monkeypatch):
+    from django.db import connection
+
+    from tests.bench import database
+
+    if connection.vendor != "postgresql":
+        pytest.skip("only PostgreSQL databases are dropped later (SQLite's are files)")
+    names = [f"{connection.settings_dict['NAME']}_later_{n}" for n in range(2)]
+    with connection._nodb_cursor() as cursor:
+        for name in names:
+            cursor.execute(f'CREATE DATABASE "{name}"')
+    later = tmp_path / "drop-later"
+    dropper = database.Dropper(str(later))
+    monkeypatch.setenv(database.DROP_LATER_ENV, str(later))
+    for name in names:
+        database._drop(name)  # only noted: a benchmark's process leaves it to `all`
+
+    def existing() -> list[str]:
+        with connection._nodb_cursor() as cursor:
+            cursor.execute("SELECT datname FROM pg_database WHERE datname = ANY(%s)", [names])
+            return sorted(row[0] for row in cursor.fetchall())
+
+    assert existing() == names
+    dropper.drop_named()
+    dropper.finish()
+    assert existing() == []

@@ -11,7 +11,9 @@ A result may carry "checks" ({what must hold: bool}, e.g. "no run failed") and "
 there was nothing to measure, e.g. a corpus is absent). The exit status is non-zero when the
 benchmark raised or a check failed; `all` runs each benchmark in a process of its own (the
 benchmarks patch process-wide state: the resolver, the task queue's mode), prints each one's
-figures as it goes and a summary at the end, and exits non-zero if any failed.
+figures as it goes and a summary at the end, and exits non-zero if any failed. On PostgreSQL it
+drops the databases each benchmark is done with while the next one runs (`Dropper` in
+tests/bench/database.py).
 """
 
 from __future__ import annotations
@@ -130,35 +132,52 @@ def _run_child(name: str, args, result_file: str, env: dict) -> tuple[int | None
     return code, time.perf_counter() - started
 
 
+def _run_each(args, folder: str, env: dict, summary: list, dropper) -> None:
+    """Every benchmark but the skipped ones, each in a child process; appends to `summary`."""
+    for name in BENCHMARKS:
+        if name in args.skip:
+            print(f"== {name} ({args.size}): left to the other run (--skip)", flush=True)
+            continue
+        print(f"== {name} ({args.size})", flush=True)
+        result_file = str(Path(folder) / f"{name}.json")
+        code, seconds = _run_child(name, args, result_file, env)
+        result = {}
+        with contextlib.suppress(FileNotFoundError, ValueError):
+            result = json.loads(Path(result_file).read_text())
+        if code is None:
+            status = f"TIMED OUT after {TIMEOUT_SECONDS[args.size]} s"
+        elif failed_checks(result):
+            status = "FAILED checks: " + "; ".join(failed_checks(result))
+        elif code:
+            status = f"FAILED (exit status {code})"
+        else:
+            status = f"skipped: {result['skipped']}" if result.get("skipped") else "ok"
+        summary.append((name, seconds, result.get("ratio"), status))
+        print(flush=True)
+        if dropper is not None:
+            dropper.drop_named()  # the copies it is done with go while the next one runs
+
+
 def _main_all(args) -> int:
     summary = []
     total_started = time.perf_counter()
     # Every benchmark starts from a copy of one migrated database (tests/bench/database.py).
     load("sizes")
-    from tests.bench.database import TEMPLATE_ENV, template_database
+    from django.db import connection
+
+    from tests.bench.database import DROP_LATER_ENV, TEMPLATE_ENV, Dropper, template_database
 
     with tempfile.TemporaryDirectory() as folder, template_database() as template:
         env = {**os.environ, TEMPLATE_ENV: template}
-        for name in BENCHMARKS:
-            if name in args.skip:
-                print(f"== {name} ({args.size}): left to the other run (--skip)", flush=True)
-                continue
-            print(f"== {name} ({args.size})", flush=True)
-            result_file = str(Path(folder) / f"{name}.json")
-            code, seconds = _run_child(name, args, result_file, env)
-            result = {}
-            with contextlib.suppress(FileNotFoundError, ValueError):
-                result = json.loads(Path(result_file).read_text())
-            if code is None:
-                status = f"TIMED OUT after {TIMEOUT_SECONDS[args.size]} s"
-            elif failed_checks(result):
-                status = "FAILED checks: " + "; ".join(failed_checks(result))
-            elif code:
-                status = f"FAILED (exit status {code})"
-            else:
-                status = f"skipped: {result['skipped']}" if result.get("skipped") else "ok"
-            summary.append((name, seconds, result.get("ratio"), status))
-            print(flush=True)
+        dropper = None
+        if connection.vendor == "postgresql":  # each drop waits for a checkpoint: not in line
+            env[DROP_LATER_ENV] = str(Path(folder) / "drop-later")
+            dropper = Dropper(env[DROP_LATER_ENV])
+        try:
+            _run_each(args, folder, env, summary, dropper)
+        finally:
+            if dropper is not None:
+                dropper.finish()
     total = time.perf_counter() - total_started
     print(f"== summary ({args.size}, {_database_label()})")
     for name, seconds, ratio, status in summary:

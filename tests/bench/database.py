@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import contextlib
 import os
+import queue
 import shutil
 import sqlite3
+import sys
 import tempfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,6 +23,11 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 
 TEMPLATE_ENV = "TIDINGS_BENCH_TEMPLATE"
+# Set by `all` on PostgreSQL: a file where a benchmark's process names the databases it is done
+# with, for `all` to drop while the next benchmark runs (`Dropper`). DROP DATABASE forces a
+# checkpoint of the whole cluster: 5 s and more each on this shared machine (2026-11-29), once
+# per benchmark and once per `copy_beside`, about two minutes of waiting in a run of them all.
+DROP_LATER_ENV = "TIDINGS_BENCH_DROP_LATER"
 
 
 @contextlib.contextmanager
@@ -66,8 +74,54 @@ def _copy_of(template: str, folder: str) -> Iterator[None]:
     finally:
         connection.close()
         connection.settings_dict["NAME"] = old_name
-        with _maintenance_cursor() as cursor:
-            cursor.execute(f'DROP DATABASE IF EXISTS "{copy}" WITH (FORCE)')
+        _drop(copy)
+
+
+def _drop(name: str) -> None:
+    """Drop PostgreSQL database `name` now, or leave it to `all` when it asks (DROP_LATER_ENV)."""
+    if later := os.environ.get(DROP_LATER_ENV):
+        with open(later, "a") as names:
+            names.write(name + "\n")
+        return
+    with _maintenance_cursor() as cursor:
+        cursor.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+class Dropper:
+    """Drops the databases that benchmarks named in `path` (DROP_LATER_ENV), one after the other
+    in a thread of its own, while the next benchmark runs: the checkpoint each drop waits for
+    is disk work, beside the benchmark's processor work. `drop_named()` after each benchmark;
+    `finish()` waits for every drop."""
+
+    def __init__(self, path: str):
+        self.path = Path(path)
+        self.path.touch()
+        self._seen = 0
+        self._pending: queue.Queue[str | None] = queue.Queue()
+        self._thread = threading.Thread(target=self._drop_each, name="bench-dropper")
+        self._thread.start()
+
+    def drop_named(self) -> None:
+        names = self.path.read_text().split()
+        for name in names[self._seen :]:
+            self._pending.put(name)
+        self._seen = len(names)
+
+    def finish(self) -> None:
+        self.drop_named()
+        self._pending.put(None)
+        self._thread.join()
+
+    def _drop_each(self) -> None:
+        try:
+            while (name := self._pending.get()) is not None:
+                try:
+                    with _maintenance_cursor() as cursor:
+                        cursor.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+                except Exception as error:  # the next one may still go; say which stayed
+                    print(f"could not drop benchmark database {name}: {error}", file=sys.stderr)
+        finally:
+            connection.close()  # this thread's own connection
 
 
 @contextlib.contextmanager
@@ -124,8 +178,7 @@ def copy_beside() -> Iterator[BaseDatabaseWrapper]:
         finally:
             copy.close()
             if original.vendor != "sqlite":
-                with _maintenance_cursor() as cursor:
-                    cursor.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+                _drop(name)
 
 
 @contextlib.contextmanager
