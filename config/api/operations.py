@@ -12,7 +12,7 @@ TAGS: dict[str, str] = {
     "subscriptions": "What to follow and when: create, change, pause, run, preview.",
     "runs": "A subscription's runs: the brief each delivered, retries.",
     "inbox": "Delivered items, marking them, and the counts.",
-    "sources": "Your source library and its folders: feeds, crawls, searches, pages, OPML, packs.",
+    "sources": "Your library, in folders: feeds, crawls, listings, searches, pages, OPML, packs.",
     "watches": "Text-change watches of a page.",
     "newsletters": "Private addresses that turn newsletters into sources.",
     "topics": "Publishing, following and forking public topics.",
