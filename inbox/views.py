@@ -29,6 +29,7 @@ from inbox.listing import Cursor, badge_counts, inbox_page_rows, with_states
 from inbox.models import ApiToken
 from inbox.page_cache import cached_page, render_page
 from inbox.portability.console import data_context
+from inbox.readerapi import briefs
 from inbox.preferences import (
     PreferenceError,
     current_language_choice,
@@ -125,6 +126,7 @@ def run_detail(request, run_id: int):
     run = get_object_or_404(
         Run.objects.select_related("subscription"), pk=run_id, user=request.user
     )
+    briefs.mark_opened(request.user, run, now=timezone.now())
     run_items = with_states(request.user, list(run.items.order_by("rank")))
     for run_item in run_items:
         run_item.subscription_name = run.subscription.name
