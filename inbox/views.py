@@ -29,7 +29,6 @@ from inbox.listing import Cursor, badge_counts, inbox_page_rows, with_states
 from inbox.models import ApiToken
 from inbox.page_cache import cached_page, render_page
 from inbox.portability.console import data_context
-from inbox.readerapi import briefs
 from inbox.preferences import (
     PreferenceError,
     current_language_choice,
@@ -43,6 +42,7 @@ from inbox.push_devices import (
     register_device,
     remove_device,
 )
+from inbox.readerapi import briefs
 from inbox.states import ACTIONS, UnknownAction, apply_action
 from inbox.tokens import TokenError, issue_token, revoke_token
 
