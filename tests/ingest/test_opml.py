@@ -285,7 +285,7 @@ def test_it_accepts_exactly_a_thousand_feeds(alice, now, django_assert_max_num_q
     assert UserSource.objects.filter(user=alice).count() == MAX_OPML_FEEDS
 
 
-def test_a_thousand_feeds_in_fifty_folders_cost_three_queries_more(
+def test_a_thousand_feeds_in_fifty_folders_cost_four_queries_more(
     alice, now, django_assert_max_num_queries
 ):
     outlines = "".join(
@@ -448,6 +448,7 @@ def test_export_then_import_carries_the_folders_to_another_user(alice, bob, now)
     import_opml(alice, opml("nested.opml"), now=now)
     import_opml(bob, export_opml(alice, now=now), now=now)
     assert folders_of(bob) == folders_of(alice)
+    assert folders_of(bob)["https://postgres.example.com/rss/"] == "Databases"
 
 
 def test_export_costs_one_query_however_many_folders(alice, now, django_assert_num_queries):
