@@ -43,6 +43,7 @@ from inbox.push_devices import (
     register_device,
     remove_device,
 )
+from inbox.readerapi import briefs
 from inbox.states import ACTIONS, UnknownAction, apply_action
 from inbox.tokens import TokenError, issue_token, revoke_token
 
@@ -126,6 +127,7 @@ def run_detail(request, run_id: int):
     run = get_object_or_404(
         Run.objects.select_related("subscription"), pk=run_id, user=request.user
     )
+    briefs.mark_opened(request.user, run, now=timezone.now())
     run_items = with_states(request.user, list(run.items.order_by("rank")))
     for run_item in run_items:
         run_item.subscription_name = run.subscription.name

@@ -5,7 +5,8 @@ items in one more query per page, content states in pages of `STATE_CHUNK`, so m
 flat however large the account is and the query count grows with pages, not rows.
 
 Scopes (transfer codes choose one; a download is `everything`):
-- `everything`: preferences, every source in the library or used by a subscription (a pack's,
+- `everything`: preferences, the library's folders (each source names its own), every source
+  in the library or used by a subscription (a pack's,
   a followed topic's, the demo's: whatever a subscription references is in the document, or
   the document would not import), every subscription the owner has not deleted, every run of
   those with its items, every content state.
@@ -30,7 +31,7 @@ from django.db.models import Q
 from digests.models import Run, RunItem, Subscription, SubscriptionSource
 from digests.subscriptions.service import EDITABLE_FIELDS
 from inbox.models import TransferCode, UserContentState, UserPreference
-from ingest.models import Source, UserSource
+from ingest.models import Folder, Source, UserSource
 
 FORMAT = "tidings-export@1"
 RUN_CHUNK = 500
@@ -252,7 +253,12 @@ def _subscriptions(user, selection: Selection) -> list[dict]:
 
 def _sources(user, subscriptions: list[dict], selection: Selection) -> list[dict]:
     used = {link["source"] for row in subscriptions for link in row["sources"]}
-    library = dict(UserSource.objects.filter(user=user).values_list("source_id", "display_name"))
+    library: dict[int, tuple[str, str]] = {
+        source_id: (label, folder or "")
+        for source_id, label, folder in UserSource.objects.filter(user=user).values_list(
+            "source_id", "display_name", "folder__name"
+        )
+    }
     wanted = used | (set(library) if selection.whole_library else set())
     rows = []
     for source in (
@@ -272,10 +278,21 @@ def _sources(user, subscriptions: list[dict], selection: Selection) -> list[dict
                 "url": source["url"],
                 "title": source["title"],
                 "in_library": source["pk"] in library,
-                "label": library.get(source["pk"], ""),
+                "label": library.get(source["pk"], ("", ""))[0],
+                "folder": library.get(source["pk"], ("", ""))[1],
             }
         )
     return rows
+
+
+def _folders(user, sources: list[dict], selection: Selection) -> list[dict]:
+    """Every folder of the library in a whole export (an empty one too); in a smaller scope,
+    the folders of the sources it lists."""
+    names = Folder.objects.filter(user=user).order_by("name", "pk").values_list("name", flat=True)
+    if selection.whole_library:
+        return [{"name": name} for name in names]
+    used = {source["folder"] for source in sources if source["folder"]}
+    return [{"name": name} for name in sorted(used)]
 
 
 def stream_export(user, *, now: datetime, scope: str = Scope.EVERYTHING) -> Iterator[str]:
@@ -289,9 +306,10 @@ def stream_export(user, *, now: datetime, scope: str = Scope.EVERYTHING) -> Iter
         "account": {"id": user.pk, "email": user.email},
         "preferences": _preferences(user),
     }
-    yield _json(head)[:-1]  # the object stays open for the arrays that follow
     subscriptions = _subscriptions(user, selection)
     sources = _sources(user, subscriptions, selection)
+    head["folders"] = _folders(user, sources, selection)
+    yield _json(head)[:-1]  # the object stays open for the arrays that follow
     # A link to a source that cannot travel (a newsletter's address here) is left out with it:
     # every reference in the document resolves, so the document imports.
     listed = {source["id"] for source in sources}

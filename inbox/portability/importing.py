@@ -18,7 +18,9 @@ Then one transaction writes everything, or nothing:
 - sources go through the source services' own checks — a feed's address through the fetch
   policy's rules (`ingest.library.opml.check_feed_url`), a watched list's selector, a crawl's
   settings, a search's provider — and into the library (`add_sources_to_library`); a refused one
-  is reported by address and left out, like an OPML outline;
+  is reported by address and left out, like an OPML outline; the library's folders are matched
+  by name (whatever its case) or made, and each source filed into its own unless the account
+  already filed it;
 - subscriptions are created with their settings (scheduled from now on; paused when the document
   is not a full export, and beyond the plan's limits paused the way a downgrade pauses them);
 - runs become history: `trigger = imported`, their own finished status (unfinished ones are
@@ -62,6 +64,7 @@ from inbox.portability.schema import SchemaError, export_schema, parse_datetime,
 from ingest.canonical import InvalidURL, canonicalize_url, url_hash
 from ingest.crawl.service import clean_crawl_input
 from ingest.library.bulk_add import SourceSpec, add_sources_to_library
+from ingest.library.folders import file_entries, folders_named
 from ingest.library.input import SourceInputError
 from ingest.library.opml import RefusedURL, check_feed_url
 from ingest.library.sources import SourceError
@@ -331,9 +334,26 @@ def _import_sources(user, document: Document, summary: ImportSummary, *, now) ->
             summary.sources_added += 1
         else:
             summary.sources_matched += 1
+    _import_folders(user, document, additions, spec_of, now=now)
     return {
         exported: additions[spec.key].user_source.source_id for exported, spec in spec_of.items()
     }
+
+
+def _import_folders(user, document: Document, additions: dict, spec_of: dict, *, now) -> None:
+    """The document's folders (an empty one too), matched by name whatever its case or made,
+    and each accepted source filed into its own unless the account already filed it. A document
+    from before folders has neither: nothing happens."""
+    folders_named(user, [folder["name"] for folder in document.head.get("folders", ())], now=now)
+    file_entries(
+        user,
+        {
+            additions[spec_of[entry["id"]].key].user_source.pk: entry["folder"]
+            for entry in document.sources
+            if entry.get("folder") and entry["id"] in spec_of
+        },
+        now=now,
+    )
 
 
 # --- Subscriptions ----------------------------------------------------------------------------

@@ -105,6 +105,14 @@ def mark_read(runs, *, now: datetime) -> int:
     return unread(runs).update(narrative_read_at=now)
 
 
+def mark_opened(user, run: Run, *, now: datetime) -> None:
+    """Reading a brief on its console page reads it for the reading apps too (as opening an
+    Inbox item does). The first opening's time stays: a second visit changes nothing."""
+    if run.narrative_md and run.status == Run.Status.SUCCEEDED and run.narrative_read_at is None:
+        mark_read(all_briefs(user).filter(pk=run.pk), now=now)
+        run.narrative_read_at = now
+
+
 def html(run: Run, link: str) -> str:
     return str(
         format_html(

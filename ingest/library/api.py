@@ -325,6 +325,9 @@ class OutlineResultSerializer(ResponseSerializer):
     status = serializers.ChoiceField(choices=OutlineStatus.choices)
     reason = serializers.CharField(allow_blank=True)
     user_source_id = serializers.IntegerField(allow_null=True)
+    folder = serializers.CharField(
+        allow_blank=True, help_text='The folder outline the feed was in ("" at the top level).'
+    )
 
 
 class ImportReportSerializer(ResponseSerializer):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
+from django.db.models import Case, Value, When
 from django.utils.translation import gettext as _
 
 from ingest.models import Folder, UserSource
@@ -99,3 +100,63 @@ def move_source(user, user_source_id: int, folder_id: int | None) -> UserSource:
         entry.folder = folder
         entry.save(update_fields=["folder"])
     return entry
+
+
+# --- Filing many entries at once (OPML and account imports) -----------------------------------
+
+
+def imported_name(name: str) -> str:
+    """A folder name from a file: spaces collapsed, cut to MAX_NAME; "" when there is none."""
+    return " ".join((name or "").split())[:MAX_NAME].strip()
+
+
+def folders_named(user, names, *, now: datetime) -> dict[str, Folder]:
+    """The user's folders for `names`, keyed by casefolded name, created if missing: an imported
+    "news" is the "News" the user already has. Three queries however many names."""
+    wanted: dict[str, str] = {}
+    for name in names:
+        if name := imported_name(name):
+            wanted.setdefault(name.casefold(), name)  # the file's first spelling names it
+
+    def existing() -> dict[str, Folder]:
+        found: dict[str, Folder] = {}
+        for folder in Folder.objects.filter(user=user).order_by("pk"):
+            found.setdefault(folder.name.casefold(), folder)
+        return found
+
+    if not wanted:
+        return {}
+    found = existing()
+    missing = [
+        Folder(user=user, name=name, created_at=now)
+        for key, name in wanted.items()
+        if key not in found
+    ]
+    if missing:
+        # ignore_conflicts: a folder created meanwhile under the same name is the one used.
+        Folder.objects.bulk_create(missing, ignore_conflicts=True)
+        found = existing()
+    return {key: found[key] for key in wanted if key in found}
+
+
+def file_entries(user, folder_by_entry: dict[int, str], *, now: datetime) -> int:
+    """File library entries (UserSource id -> folder name) into the user's folders by name,
+    creating the folders; one UPDATE for them all. Only entries in no folder are filed: where
+    the user already put a source wins over an imported file. Returns how many were filed."""
+    folders = folders_named(user, folder_by_entry.values(), now=now)
+    entries_by_folder: dict[int, list[int]] = {}
+    for entry_id, name in folder_by_entry.items():
+        folder = folders.get(imported_name(name).casefold())
+        if folder is not None:
+            entries_by_folder.setdefault(folder.pk, []).append(entry_id)
+    if not entries_by_folder:
+        return 0
+    ids = [entry_id for entries in entries_by_folder.values() for entry_id in entries]
+    return UserSource.objects.filter(user=user, pk__in=ids, folder__isnull=True).update(
+        folder=Case(
+            *(
+                When(pk__in=entries, then=Value(folder_id))
+                for folder_id, entries in entries_by_folder.items()
+            )
+        )
+    )

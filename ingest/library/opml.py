@@ -19,12 +19,15 @@ from email.utils import format_datetime
 import defusedxml.ElementTree as DefusedET
 from defusedxml import DefusedXmlException
 from django.conf import settings
+from django.db import transaction
+from django.db.models import F
 from django.utils.translation import gettext as _
 
 from ingest.canonical import InvalidURL, canonicalize_url
 from ingest.fetching import fetch
 from ingest.fetching.addresses import reason_label, refused_address_reason
 from ingest.library.bulk_add import SourceSpec, add_sources_to_library
+from ingest.library.folders import file_entries, imported_name
 from ingest.models import Source, UserSource, config_hash
 
 MAX_OPML_BYTES = 1024 * 1024
@@ -61,6 +64,7 @@ class Outline:
     url: str
     title: str = ""
     html_url: str = ""
+    folder: str = ""  # the name of the folder outline it is in ("" at the top level)
 
 
 @dataclass
@@ -71,6 +75,7 @@ class OutlineResult:
     reason: str = ""
     html_url: str = ""
     user_source_id: int | None = None
+    folder: str = ""
 
 
 @dataclass
@@ -160,10 +165,11 @@ def parse_opml(data: bytes) -> list[Outline]:
         )
     body = next((child for child in root if _local_name(child.tag) == "body"), None)
     outlines: list[Outline] = []
-    # An explicit stack, not recursion: a hostile file may nest thousands of folders deep.
-    stack = list(reversed(body)) if body is not None else []
+    # An explicit stack, not recursion: a hostile file may nest thousands of folders deep. Each
+    # entry carries the folder its element is in: the nearest enclosing outline with no feed.
+    stack = [(child, "") for child in reversed(body)] if body is not None else []
     while stack:
-        element = stack.pop()
+        element, folder = stack.pop()
         if _local_name(element.tag) != "outline":
             continue
         url = _attribute(element, "xmlUrl")
@@ -182,9 +188,14 @@ def parse_opml(data: bytes) -> list[Outline]:
                     url=url,
                     title=_plain(_attribute(element, "title") or _attribute(element, "text")),
                     html_url=_attribute(element, "htmlUrl"),
+                    folder=folder,
                 )
             )
-        stack.extend(reversed(element))
+        else:
+            folder = imported_name(
+                _plain(_attribute(element, "text") or _attribute(element, "title"))
+            )
+        stack.extend((child, folder) for child in reversed(element))
     if not outlines:
         raise OPMLError(
             _('The file has no feeds to import: no <outline> in its <body> has an "xmlUrl".'),
@@ -297,6 +308,7 @@ def import_opml(user, data: bytes, *, now: datetime) -> ImportReport:
             title=outline.title,
             status="",
             html_url=outline.html_url[:MAX_URL_LENGTH],
+            folder=outline.folder,
         )
         report.outlines.append(result)
         try:
@@ -313,6 +325,14 @@ def import_opml(user, data: bytes, *, now: datetime) -> ImportReport:
         results_by_canonical[canonical] = result
         pending.append((result, outline, canonical))
 
+    with transaction.atomic():  # the feeds and their folders, or nothing
+        _add_to_library(user, pending, now=now)
+    return report
+
+
+def _add_to_library(
+    user, pending: list[tuple[OutlineResult, Outline, str]], *, now: datetime
+) -> None:
     in_library = _library_feeds_by_canonical_url(user)
     reused = _existing_spellings(
         {canon: outline.url for _r, outline, canon in pending if canon not in in_library}
@@ -342,17 +362,38 @@ def import_opml(user, data: bytes, *, now: datetime) -> ImportReport:
             OutlineStatus.ADDED if addition.created else OutlineStatus.ALREADY_IN_LIBRARY
         )
         result.user_source_id = addition.user_source.pk
-    return report
+    # A feed of a folder outline goes into the user's folder of that name (created if missing),
+    # unless the user has already put it in one.
+    file_entries(
+        user,
+        {result.user_source_id: result.folder for result, _o, _c in pending if result.folder},
+        now=now,
+    )
 
 
 def _xml_text(value: str) -> str:
     return _XML_INVALID.sub("", value or "")
 
 
+def _feed_outline(parent, user_source: UserSource) -> None:
+    source = user_source.source
+    url = source.config.get("url") or ""
+    if not url:
+        return
+    name = _xml_text(user_source.display_name or source.title or url)
+    attributes = {"type": "rss", "text": name, "title": name, "xmlUrl": _xml_text(url)}
+    if source.site_url:
+        attributes["htmlUrl"] = _xml_text(source.site_url)
+    ET.SubElement(parent, "outline", attributes)
+
+
 def export_opml(user, *, now: datetime) -> bytes:
     """The user's feed library as an OPML 2.0 document (UTF-8 bytes).
 
-    Search and file sources have no feed address to give another reader and are left out."""
+    Each folder is an outline holding its feeds (the nesting every reader writes and reads),
+    folders by name, then the feeds in no folder at the top level. Search and file sources
+    have no feed address to give another reader and are left out, and so is a folder left
+    empty by them. One query."""
     root = ET.Element("opml", version="2.0")
     head = ET.SubElement(root, "head")
     ET.SubElement(head, "title").text = "Tidings sources"
@@ -361,19 +402,22 @@ def export_opml(user, *, now: datetime) -> bytes:
     body = ET.SubElement(root, "body")
     library = (
         UserSource.objects.filter(user=user, source__type=Source.Type.FEED)
-        .select_related("source")
-        .order_by("display_name", "id")
+        .select_related("source", "folder")
+        .order_by(F("folder__name").asc(nulls_last=True), "folder_id", "display_name", "id")
     )
+    folders: dict[int, ET.Element] = {}
     for user_source in library:
-        source = user_source.source
-        url = source.config.get("url") or ""
-        if not url:
-            continue
-        name = _xml_text(user_source.display_name or source.title or url)
-        attributes = {"type": "rss", "text": name, "title": name, "xmlUrl": _xml_text(url)}
-        if source.site_url:
-            attributes["htmlUrl"] = _xml_text(source.site_url)
-        ET.SubElement(body, "outline", attributes)
+        parent = body
+        folder = user_source.folder
+        if folder is not None:
+            if folder.pk not in folders:
+                name = _xml_text(folder.name)
+                folders[folder.pk] = ET.SubElement(body, "outline", {"text": name, "title": name})
+            parent = folders[folder.pk]
+        _feed_outline(parent, user_source)
+    for folder in folders.values():
+        if not len(folder):  # every feed in it lacked an address
+            body.remove(folder)
     ET.indent(root)
     # ElementTree escapes &, <, > and quotes (and newlines as &#10;) in attribute values.
     return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"

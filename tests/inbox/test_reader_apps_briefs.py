@@ -159,3 +159,28 @@ def test_a_fever_client_gets_and_marks_briefs(alice, briefs):
     assert badge_counts(alice).unread == 7
     refused = fever.call("mark", mark="item", **{"as": "read"}, id=BASE + 10**6)
     assert refused.status_code == 400 and refused.json()["error"].startswith("id:")
+
+
+def test_reading_a_brief_on_its_page_marks_it_read_in_the_apps(client, alice, bob, briefs, now):
+    pg, rust = briefs
+    app = GReader("alice@example.com", app_password(alice))
+    assert len(app.all_ids(s=BRIEFS, xt=READ)) == 2
+
+    # Bob cannot open Alice's brief, and trying reads nothing for her.
+    client.force_login(bob)
+    assert client.get(f"/inbox/runs/{pg.pk}/").status_code == 404
+    assert app.all_ids(s=BRIEFS, xt=READ) == [str(brief_id(rust)), str(brief_id(pg))]
+
+    client.force_login(alice)
+    opened = now + timedelta(hours=3)
+    with time_machine.travel(opened, tick=False):
+        assert client.get(f"/inbox/runs/{pg.pk}/").status_code == 200
+    assert app.all_ids(s=BRIEFS, xt=READ) == [str(brief_id(rust))]
+    fever = FeverClient(alice, app_password(alice))
+    assert str(brief_id(pg)) not in fever("unread_item_ids")["unread_item_ids"].split(",")
+    # A second visit keeps the first reading's time; the brief's items stay unread.
+    with time_machine.travel(opened + timedelta(days=1), tick=False):
+        client.get(f"/inbox/runs/{pg.pk}/")
+    pg.refresh_from_db()
+    assert pg.narrative_read_at == opened
+    assert badge_counts(alice).unread == 7

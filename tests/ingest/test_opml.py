@@ -17,9 +17,10 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from ingest.fetching import fetch
+from ingest.library.folders import create_folder, move_source
 from ingest.library.opml import MAX_OPML_BYTES, MAX_OPML_FEEDS, OPMLError, export_opml, import_opml
 from ingest.library.sources import add_to_library
-from ingest.models import ContentItem, Source, UserSource, config_hash
+from ingest.models import ContentItem, Folder, Source, UserSource, config_hash
 from ingest.refresh.pipeline import claim_due_sources, refresh_source
 
 OPML_DIR = Path(__file__).parent / "testdata" / "opml"
@@ -277,11 +278,108 @@ def test_it_accepts_exactly_a_thousand_feeds(alice, now, django_assert_max_num_q
     )
     # Bulk inserts are batched by the database's parameter limit (SQLite: ~60 sources a
     # batch, a little fewer library rows since they carry a folder; PostgreSQL: one); never a
-    # query per feed.
-    with django_assert_max_num_queries(41):
+    # query per feed. Two more: the savepoint that makes feeds and folders all or nothing.
+    with django_assert_max_num_queries(43):
         report = import_opml(alice, opml_with(outlines), now=now)
     assert report.added == MAX_OPML_FEEDS
     assert UserSource.objects.filter(user=alice).count() == MAX_OPML_FEEDS
+
+
+def test_a_thousand_feeds_in_fifty_folders_cost_four_queries_more(
+    alice, now, django_assert_max_num_queries
+):
+    outlines = "".join(
+        f'<outline text="Folder {f}">'
+        + "".join(
+            f'<outline text="{n}" xmlUrl="https://f{f}-{n}.example.com/rss"/>' for n in range(20)
+        )
+        + "</outline>"
+        for f in range(MAX_OPML_FEEDS // 20)
+    )
+    # The folders read, created in one insert and read back; every feed filed in one update.
+    with django_assert_max_num_queries(43 + 4):
+        report = import_opml(alice, opml_with(outlines), now=now)
+    assert report.added == MAX_OPML_FEEDS
+    assert Folder.objects.filter(user=alice).count() == 50
+    assert UserSource.objects.filter(user=alice, folder__name="Folder 7").count() == 20
+
+
+def folders_of(user) -> dict[str, str]:
+    """The user's library as {feed url: folder name ("" for none)}."""
+    return {
+        entry.source.url: entry.folder.name if entry.folder else ""
+        for entry in UserSource.objects.filter(user=user).select_related("source", "folder")
+    }
+
+
+def test_it_files_feeds_into_the_folder_outline_they_are_in(alice, now):
+    report = import_opml(alice, opml("nested.opml"), now=now)
+
+    # The nearest enclosing folder outline names the folder; feeds at the top level stay in none.
+    assert folders_of(alice) == {
+        "https://postgres.example.com/rss/": "Databases",
+        "https://sqlite.example.com/atom.xml": "Deeper still",
+        "https://tj.example.org/feed.xml": "Tech",
+        "http://top.example.net/atom.xml": "",
+    }
+    assert [o.folder for o in report.outlines] == ["Databases", "Deeper still", "Tech", ""]
+    assert sorted(Folder.objects.filter(user=alice).values_list("name", flat=True)) == [
+        "Databases",
+        "Deeper still",
+        "Tech",
+    ]
+
+
+def test_it_matches_an_existing_folder_whatever_its_case_and_keeps_the_users_filing(alice, now):
+    news = create_folder(alice, "News", now=now)
+    mine = create_folder(alice, "Mine", now=now)
+    import_opml(alice, opml_with('<outline xmlUrl="https://kept.example.com/rss"/>'), now=now)
+    move_source(alice, UserSource.objects.get(user=alice).pk, mine.pk)
+    data = opml_with(
+        '<outline text="  news ">'
+        '<outline text="A" xmlUrl="https://a.example.com/rss"/>'
+        '<outline text="Kept" xmlUrl="https://kept.example.com/rss"/></outline>'
+        '<outline title="Brand new"><outline text="B" xmlUrl="https://b.example.com/rss"/>'
+        '</outline><outline text="NEWS"><outline text="C" xmlUrl="https://c.example.com/rss"/>'
+        "</outline>"
+    )
+
+    import_opml(alice, data, now=now)
+    import_opml(alice, data, now=now)  # again: no second folder, nothing moves
+
+    assert folders_of(alice) == {
+        "https://a.example.com/rss": "News",
+        "https://kept.example.com/rss": "Mine",
+        "https://b.example.com/rss": "Brand new",
+        "https://c.example.com/rss": "News",
+    }
+    assert Folder.objects.filter(user=alice).count() == 3
+    assert Folder.objects.get(user=alice, name="News").pk == news.pk
+
+
+def test_a_refused_file_creates_no_folder(alice, now):
+    outlines = (
+        '<outline text="Big">'
+        + "".join(
+            f'<outline text="{n}" xmlUrl="https://f{n}.example.com/rss"/>'
+            for n in range(MAX_OPML_FEEDS + 1)
+        )
+        + "</outline>"
+    )
+    assert_refused(alice, opml_with(outlines), "too_many_feeds", "more than 1,000 feeds", now)
+    assert not Folder.objects.exists()
+
+
+def test_a_failing_write_leaves_neither_feeds_nor_folders(alice, now, monkeypatch):
+    from ingest.library import opml as opml_module
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("database went away")
+
+    monkeypatch.setattr(opml_module, "file_entries", broken)
+    with pytest.raises(RuntimeError):
+        import_opml(alice, opml("nested.opml"), now=now)
+    assert row_counts() == (0, 0)
 
 
 def test_it_refuses_a_file_without_feed_outlines(alice, now):
@@ -316,13 +414,47 @@ def test_export_writes_opml_2_with_escaped_titles(alice, now):
     assert root.tag == "opml"
     assert root.get("version") == "2.0"
     assert root.find("head/dateCreated").text == "Fri, 20 Nov 2026 09:00:00 GMT"
-    outlines = {o.get("xmlUrl"): o for o in root.iter("outline")}
+    outlines = {o.get("xmlUrl"): o for o in root.iterfind(".//outline[@xmlUrl]")}
     assert set(outlines) == NESTED_URLS
     assert outlines["https://tj.example.org/feed.xml"].get("text") == "Tom & Jerry's <blog>"
     assert outlines["https://postgres.example.com/rss/"].get("htmlUrl") == (
         "https://postgres.example.com/"
     )
     assert outlines["https://postgres.example.com/rss/"].get("type") == "rss"
+
+
+def test_export_writes_each_folder_as_an_outline_holding_its_feeds(alice, now):
+    import_opml(alice, opml("nested.opml"), now=now)
+    create_folder(alice, "Empty", now=now)
+
+    root = DefusedET.fromstring(export_opml(alice, now=now))
+
+    body = root.find("body")
+    tree = [
+        (o.get("text"), [(c.get("xmlUrl"), c.get("type")) for c in o])
+        if o.get("xmlUrl") is None
+        else o.get("xmlUrl")
+        for o in body
+    ]
+    assert tree == [
+        ("Databases", [("https://postgres.example.com/rss/", "rss")]),
+        ("Deeper still", [("https://sqlite.example.com/atom.xml", "rss")]),
+        ("Tech", [("https://tj.example.org/feed.xml", "rss")]),
+        "http://top.example.net/atom.xml",
+    ]
+
+
+def test_export_then_import_carries_the_folders_to_another_user(alice, bob, now):
+    import_opml(alice, opml("nested.opml"), now=now)
+    import_opml(bob, export_opml(alice, now=now), now=now)
+    assert folders_of(bob) == folders_of(alice)
+    assert folders_of(bob)["https://postgres.example.com/rss/"] == "Databases"
+
+
+def test_export_costs_one_query_however_many_folders(alice, now, django_assert_num_queries):
+    import_opml(alice, opml("nested.opml"), now=now)
+    with django_assert_num_queries(1):
+        export_opml(alice, now=now)
 
 
 def test_export_leaves_out_sources_without_a_feed_address(alice, now):
@@ -399,7 +531,7 @@ def test_the_console_export_downloads_the_library(client, alice, now):
     assert response.status_code == 200
     assert response["Content-Type"] == "text/x-opml; charset=utf-8"
     assert "attachment" in response["Content-Disposition"]
-    assert len(list(DefusedET.fromstring(response.content).iter("outline"))) == 4
+    assert len(list(DefusedET.fromstring(response.content).iterfind(".//outline[@xmlUrl]"))) == 4
 
 
 def test_the_console_opml_pages_need_a_login(client, db):
@@ -429,6 +561,7 @@ def test_the_api_imports_a_multipart_file(api, alice):
         "status": "added",
         "reason": "",
         "user_source_id": UserSource.objects.get(source__url=body["outlines"][0]["url"]).pk,
+        "folder": "Databases",
     }
 
 
@@ -479,7 +612,8 @@ def test_the_api_exports_opml_whatever_the_client_accepts(api, alice, now):
         assert response.status_code == 200, accept
         assert response["Content-Type"] == "text/x-opml; charset=utf-8"
         assert {
-            o.get("xmlUrl") for o in DefusedET.fromstring(response.content).iter("outline")
+            o.get("xmlUrl")
+            for o in DefusedET.fromstring(response.content).iterfind(".//outline[@xmlUrl]")
         } == (NESTED_URLS)
 
 
