@@ -4,6 +4,7 @@ and the checks that nothing is stuck, lost or done twice."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections import Counter
@@ -124,11 +125,13 @@ class SlowPage:
                 page.requests += 1
                 time.sleep(page.latency)
                 body = f"<html><body><p id='price'>{page.text}</p></body></html>".encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "text/html; charset=utf-8")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
+                # The worker that asked may have been killed while it waited: nobody to answer.
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/html; charset=utf-8")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
 
             def log_message(self, *args):
                 pass
