@@ -125,9 +125,13 @@ class Heartbeat:
         *,
         now: datetime,
         interval: float | None = None,
+        field: str = "lease_expires_at",
         **where,
     ):
         self.model = model
+        # The column that holds the lease: `lease_expires_at` of a LeasedWork row, or another
+        # time a claim moved forward (a text watch's `next_check_at`).
+        self.field = field
         self.where = where
         self.pks = set(pks)
         self.now = now
@@ -155,8 +159,8 @@ class Heartbeat:
             return 0
         try:
             return self.model._default_manager.filter(
-                pk__in=pks, lease_expires_at__isnull=False, **self.where
-            ).update(lease_expires_at=lease_until(self.current_now()))
+                pk__in=pks, **{f"{self.field}__isnull": False}, **self.where
+            ).update(**{self.field: lease_until(self.current_now())})
         except DatabaseError:
             logger.warning("could not renew the leases of %s %s", self.model.__name__, pks)
             if not connection.in_atomic_block:

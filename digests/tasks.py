@@ -7,6 +7,7 @@ with a conditional update, a source refresh is harmless to repeat).
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 
 from django.core.cache import cache
 from django.utils import timezone
@@ -34,8 +35,8 @@ def enqueue_apprise(run_id: int) -> bool:
     return _enqueue("digests.textwatch.tasks.send_run", run_id, group="deliveries")
 
 
-def enqueue_watch_check(watch_id: int) -> bool:
-    return _enqueue("digests.textwatch.tasks.check", watch_id, group="watches")
+def enqueue_watch_check(watch_id: int, claimed_until: datetime | None = None) -> bool:
+    return _enqueue("digests.textwatch.tasks.check", watch_id, claimed_until, group="watches")
 
 
 def enqueue_run(run_id: int) -> bool:

@@ -25,12 +25,13 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from billing import limits
+from config import leases
 from config.api.errors import ServiceRefusal
 from digests.delivery.brief import absolute_url
 from digests.models import MAX_ITEMS_HARD_CAP, Run, RunItem, Subscription
@@ -412,8 +413,12 @@ def due_ids(*, now: datetime, limit: int = DUE_BATCH) -> list[int]:
 
 
 def claim(watch_id: int, *, now: datetime) -> TextWatch | None:
-    """Take a due watch for one check: its next check moves an interval on (a conditional
-    update, so two workers never check it at once), or it completes when its end has come."""
+    """Take a due watch for one check, or complete it when its end has come. The claim is a
+    lease: `next_check_at` moves a lease on (a conditional update, so two workers never check
+    it at once); the check renews it while it runs and, once done, moves it an interval on
+    (`_checked`). A check whose worker died, or whose task was lost, leaves the watch due again
+    when the lease runs out, and the next tick checks it again. The returned watch's
+    `next_check_at` is the claim's token (`check_claimed`'s `claimed_until`)."""
     watch = TextWatch.objects.filter(pk=watch_id).first()
     if watch is None or watch.next_check_at is None or watch.next_check_at > now:
         return None
@@ -422,33 +427,74 @@ def claim(watch_id: int, *, now: datetime) -> TextWatch | None:
             status=TextWatch.Status.COMPLETED, next_check_at=None
         )
         return None
-    following = now + timedelta(minutes=watch.check_interval_minutes)
+    retry_at = leases.lease_until(now)
     taken = TextWatch.objects.filter(pk=watch.pk, next_check_at=watch.next_check_at).update(
-        next_check_at=following
+        next_check_at=retry_at
     )
-    return watch if taken else None
+    if not taken:
+        return None
+    watch.next_check_at = retry_at
+    return watch
+
+
+def _checked(watch: TextWatch, *, now: datetime) -> None:
+    """The claimed check is over: the next one is an interval on. Only while the watch still
+    holds a lease value (anything before `now + interval`): an edit, a pause or a completion
+    made meanwhile keeps the time it set."""
+    following = now + timedelta(minutes=watch.check_interval_minutes)
+    TextWatch.objects.filter(
+        pk=watch.pk,
+        status__in=(TextWatch.Status.ACTIVE, TextWatch.Status.ERROR),
+        next_check_at__lt=following,
+    ).update(next_check_at=following)
 
 
 def hand_out_due(*, now: datetime, send, limit: int = DUE_BATCH) -> list[int]:
-    """Claim every watch that is due and give it to `send` (the tick: enqueue). Each check is
-    a task of its own, so a slow page holds one worker, not the tick and every watch behind
-    it, and the cluster's worker count bounds how many pages are fetched at once. A lost task
-    costs one check: the claim has already moved the watch an interval on."""
+    """Claim every watch that is due and give it to `send(pk, claimed_until)` (the tick:
+    enqueue). Each check is a task of its own, so a slow page holds one worker, not the tick
+    and every watch behind it, and the cluster's worker count bounds how many pages are fetched
+    at once. A lost task, or a worker killed mid-check, costs one lease: the watch is due again
+    then, and handed out again."""
     claimed = []
     for pk in due_ids(now=now, limit=limit):
-        if claim(pk, now=now) is not None:
-            send(pk)
+        watch = claim(pk, now=now)
+        if watch is not None:
+            send(pk, watch.next_check_at)
             claimed.append(pk)
     return claimed
 
 
-def check_claimed(watch_id: int, *, now: datetime) -> CheckOutcome | None:
+def check_claimed(
+    watch_id: int, *, now: datetime, claimed_until: datetime | None = None
+) -> CheckOutcome | None:
     """The task's check of a watch the tick claimed: none if it was paused, completed or
-    deleted in between."""
+    deleted in between, or — with the claim's token `claimed_until` — if the claim is no longer
+    this task's (a task that waited in the queue past its lease was handed out again; that
+    later task checks, this one does not). While the check runs its lease is renewed, so a
+    slow page is never checked twice at once; a check that dies leaves the lease to run out."""
     watch = TextWatch.objects.filter(
         pk=watch_id, status__in=(TextWatch.Status.ACTIVE, TextWatch.Status.ERROR)
     ).first()
-    return None if watch is None else check_watch(watch, now=now)
+    if watch is None:
+        return None
+    if claimed_until is not None:
+        renewed = leases.lease_until(now)
+        if not TextWatch.objects.filter(pk=watch_id, next_check_at=claimed_until).update(
+            next_check_at=renewed
+        ):
+            return None
+        watch.next_check_at = renewed
+    held = {"next_check_at__lt": now + timedelta(minutes=watch.check_interval_minutes)}
+    try:
+        with leases.Heartbeat(TextWatch, [watch.pk], now=now, field="next_check_at", **held):
+            outcome = check_watch(watch, now=now)
+    except DatabaseError:
+        raise  # the database went away: the lease runs out and the check is made again
+    except Exception:
+        _checked(watch, now=now)  # a fault of this page or of ours: not again every lease
+        raise
+    _checked(watch, now=now)
+    return outcome
 
 
 def check_due(*, now: datetime, limit: int = DUE_BATCH) -> list[CheckOutcome]:
@@ -459,6 +505,7 @@ def check_due(*, now: datetime, limit: int = DUE_BATCH) -> list[CheckOutcome]:
         watch = claim(pk, now=now)
         if watch is not None:
             outcomes.append(check_watch(watch, now=now))
+            _checked(watch, now=now)
     return outcomes
 
 

@@ -5,6 +5,8 @@ conditional updates, so a task delivered twice is harmless."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.utils import timezone
 
 from digests.tasks import enqueue_watch_check
@@ -19,9 +21,9 @@ def tick() -> dict:
     }
 
 
-def check(watch_id: int) -> str:
-    """One claimed watch's check (enqueued by the tick)."""
-    outcome = service.check_claimed(watch_id, now=timezone.now())
+def check(watch_id: int, claimed_until: datetime | None = None) -> str:
+    """One claimed watch's check (enqueued by the tick with the claim's token)."""
+    outcome = service.check_claimed(watch_id, now=timezone.now(), claimed_until=claimed_until)
     if outcome is None:
         return "skipped"
     return "changed" if outcome.changed else ("checked" if outcome.ok else "failed")

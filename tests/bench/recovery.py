@@ -57,6 +57,7 @@ def run(size: str = "full") -> dict:
             scenarios.worker_killed_mid_run(timing),
             scenarios.worker_killed_mid_edition(timing),
             scenarios.worker_killed_mid_delivery(timing),
+            scenarios.worker_killed_mid_watch_check(timing),
             scenarios.database_dropped_mid_batch(timing),
             scenarios.redis_down(timing, outage_seconds=outage),
         ]
@@ -104,6 +105,8 @@ def _problems(fault: dict) -> str:
             "sources_refreshed_twice",
             "page_errors_during_outage",
             "messages_received_twice",
+            "watch_changes_lost",
+            "watch_changes_told_twice",
         )
         if fault.get(key)
     ]
@@ -142,6 +145,11 @@ def describe(result: dict) -> list[str]:
             work.append(
                 f"{fault['deliveries']} email briefs ({fault['deliveries_taken_over']} taken over,"
                 f" {fault['messages_received']} received)"
+            )
+        if "inbox_items" in fault:
+            work.append(
+                f"1 text watch change ({fault['page_requests']} page fetches, "
+                f"{fault['inbox_items']} Inbox item)"
             )
         lines.append(f"  {fault['fault']}: {took}; {', '.join(work)}; {_problems(fault)}")
     lines.append(

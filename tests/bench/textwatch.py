@@ -238,9 +238,9 @@ def _tick_with_a_slow_page(server, user, at: datetime) -> dict:
         inline_total = time.perf_counter() - began
 
         rewind()
-        handed: queue.Queue[int] = queue.Queue()
+        handed: queue.Queue[tuple] = queue.Queue()
         began = time.perf_counter()
-        service.hand_out_due(now=due + timedelta(days=1), send=handed.put)
+        service.hand_out_due(now=due + timedelta(days=1), send=lambda *claim: handed.put(claim))
         tick_s = time.perf_counter() - began
         finished: dict[int, float] = {}
 
@@ -248,10 +248,10 @@ def _tick_with_a_slow_page(server, user, at: datetime) -> dict:
             try:
                 while True:
                     try:
-                        pk = handed.get_nowait()
+                        pk, until = handed.get_nowait()
                     except queue.Empty:
                         return
-                    service.check_claimed(pk, now=due + timedelta(days=1))
+                    service.check_claimed(pk, now=due + timedelta(days=1), claimed_until=until)
                     finished[pk] = time.perf_counter() - began
             finally:
                 close_old_connections()

@@ -94,6 +94,13 @@ def _has_a_run_in_hand(cluster) -> bool:
     return started > log.count("Processed 'digests.tasks.execute_run'")
 
 
+def _has_a_check_in_hand(cluster) -> bool:
+    """The cluster's log shows a text watch's check started and not finished yet."""
+    log = cluster.log()
+    started = log.count("'digests.textwatch.tasks.check' [watches]")
+    return started > log.count("Processed 'digests.textwatch.tasks.check'")
+
+
 def worker_killed_mid_edition(timing: Timing) -> dict:
     with (
         workload.slow_model(timing.model_seconds) as model,
@@ -165,6 +172,54 @@ def worker_killed_mid_delivery(timing: Timing, *, briefs: int = 4) -> dict:
             "recovery_seconds": recovery,
             **workload.runs_report(subscriptions),
             **workload.deliveries_report(subscriptions, received=smtp.message_ids()),
+        }
+
+
+def worker_killed_mid_watch_check(timing: Timing) -> dict:
+    """A text watch's page changed since its last snapshot and answers in `2 × lease`: machine
+    A's worker is killed (`kill -9` of its whole group) while it waits for the page, a lease
+    after the claim — only the heartbeat kept the claim then. Machine B, started after, checks
+    the watch again once the claim's lease ran out (the next tick), and the change reaches the
+    Inbox once: never lost until the next interval, never twice."""
+    with (
+        workload.SlowPage("Price: $19.99") as page,
+        Deployment(lease_seconds=timing.lease, heartbeat_seconds=timing.heartbeat) as deployment,
+    ):
+        watch = workload.due_text_watch(page, now=timezone.now())
+        # Changed since the baseline, and slow; only the checks' requests count from now.
+        page.text, page.latency, page.requests = "Price: $14.99", 2 * timing.lease, 0
+        machine_a = deployment.cluster("cluster-a")
+        deployment.ticker("ticker", every=timing.tick_every)
+        wait_for(
+            lambda: page.requests >= 1 and _has_a_check_in_hand(machine_a),
+            timeout=timing.timeout,
+            what="cluster A to be checking the watch",
+            every=0.05,
+        )
+        # Past one lease: only the heartbeat keeps the check from being handed out again.
+        time.sleep(timing.lease + timing.heartbeat)
+        requests_at_fault, checking = page.requests, _has_a_check_in_hand(machine_a)
+        clock = Stopwatch()
+        machine_a.kill()
+        page.latency = 0
+        deployment.cluster("cluster-b")
+        wait_for(
+            lambda: workload.text_watch_report(watch, timezone.now())["inbox_items"],
+            timeout=timing.timeout,
+            what="the change to reach the Inbox after the kill",
+        )
+        recovery = clock.seconds()
+        time.sleep(timing.lease + 2 * timing.tick_every)  # a second item would show now
+        report = workload.text_watch_report(watch, timezone.now())
+        return {
+            "fault": "kill -9 of a worker group mid-check of a text watch (the other one after)",
+            "page_requests_at_fault": requests_at_fault,
+            "checking_at_fault": int(checking),
+            "page_requests": page.requests,
+            "recovery_seconds": recovery,
+            **report,
+            "watch_changes_lost": int(report["inbox_items"] == 0),
+            "watch_changes_told_twice": max(0, report["inbox_items"] - 1),
         }
 
 

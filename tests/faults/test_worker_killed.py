@@ -44,3 +44,18 @@ def test_briefs_a_killed_worker_group_was_sending_are_sent_once(timing):
     assert report["messages_received"] == report["subscriptions"], report
     assert report["messages_received_twice"] == 0, report
     assert report["recovery_seconds"] < 60
+
+
+def test_a_text_watch_check_of_a_killed_worker_group_tells_the_change_once(timing):
+    report = scenarios.worker_killed_mid_watch_check(timing)
+    print(scenarios.describe(report))
+    # One fetch in flight at the kill: the heartbeat kept its claim past the lease.
+    assert report["checking_at_fault"] == report["page_requests_at_fault"] == 1, report
+    # Checked again after the claim's lease (not an interval later), and told once.
+    assert report["page_requests"] == 2, report
+    assert (report["changes"], report["changes_told"]) == (1, 1), report
+    assert (report["inbox_items"], report["runs"]) == (1, 1), report
+    assert report["status"] == "active"
+    assert report["next_check_minutes_ahead"] >= 55, "then an interval on, as before the fault"
+    # Lease (3 s) + tick (1 s) + starting cluster B, on a busy machine.
+    assert report["recovery_seconds"] < 45

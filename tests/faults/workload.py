@@ -4,6 +4,7 @@ and the checks that nothing is stuck, lost or done twice."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections import Counter
@@ -14,10 +15,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from django.contrib.auth.models import User
 from django.db.models import Count, Max, Q
+from django.test import override_settings
 from django.utils import timezone
 
 from digests.models import Delivery, Run, RunItem, Subscription
 from digests.subscriptions.service import create_subscription
+from digests.textwatch.models import TextWatch
+from digests.textwatch.service import add_watch
 from inbox.accounts import sign_up
 from inbox.models import UserContentState
 from ingest.models import FetchLog, Source, UserSource, config_hash
@@ -101,6 +105,78 @@ class SlowFeeds:
 
     def url(self, number: int) -> str:
         return f"http://localhost:{self.port}/f{number:04d}.xml"
+
+
+class SlowPage:
+    """One page at http://localhost:<port>/page whose text the test sets (`text`), answered
+    `latency` seconds late; counts the requests for it (robots.txt is a quick 404)."""
+
+    def __init__(self, text: str, *, latency: float = 0.0):
+        self.text = text
+        self.latency = latency
+        self.requests = 0
+        page = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self):
+                if self.path != "/page":
+                    self.send_error(404)
+                    return
+                page.requests += 1
+                time.sleep(page.latency)
+                body = f"<html><body><p id='price'>{page.text}</p></body></html>".encode()
+                # The worker that asked may have been killed while it waited: nobody to answer.
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/html; charset=utf-8")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.url = f"http://localhost:{self.httpd.server_address[1]}/page"
+
+    def __enter__(self) -> SlowPage:
+        threading.Thread(
+            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        ).start()
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def due_text_watch(page: SlowPage, *, now: datetime) -> TextWatch:
+    """A reader's text watch of `page` (its text now is the baseline), due now."""
+    user = sign_up(email="watcher@example.com", password="a long test password", now=now)
+    with override_settings(FETCH_TEST_ONLY_LOOPBACK_HOSTS=("localhost",)):
+        watch = add_watch(user, {"url": page.url, "name": "Price"}, now=now)
+    TextWatch.objects.filter(pk=watch.pk).update(next_check_at=now - timedelta(seconds=1))
+    return watch
+
+
+def text_watch_report(watch: TextWatch, now: datetime) -> dict:
+    """What one text watch's checks left: its changes (snapshots after the baseline), the Inbox
+    items and runs of its notifier, and when it is checked next."""
+    watch.refresh_from_db()
+    changes = watch.snapshots.filter(baseline=False).exclude(
+        checked_at=watch.created_at
+    )  # the first snapshot is the baseline of `add_watch`
+    return {
+        "changes": changes.count(),
+        "changes_told": changes.filter(notified=True).count(),
+        "inbox_items": RunItem.objects.filter(run__subscription_id=watch.notifier_id).count(),
+        "runs": Run.objects.filter(subscription_id=watch.notifier_id).count(),
+        "status": watch.status,
+        "next_check_minutes_ahead": (
+            round((watch.next_check_at - now).total_seconds() / 60) if watch.next_check_at else None
+        ),
+    }
 
 
 def due_subscriptions(count: int, *, now: datetime, prefix: str = "fault") -> list[int]:

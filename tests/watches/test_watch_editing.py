@@ -247,14 +247,17 @@ def test_console_edit_pause_resume_delete(serve, alice, client, now, django_asse
 def test_the_tick_hands_each_due_watch_to_a_task_of_its_own(serve, alice, now):
     url = serve(page())
     shop, other = watch_of(alice, url, now), watch_of(alice, url, now, name="Other")
-    handed = []
-    claimed = service.hand_out_due(now=now + 2 * HOUR, send=handed.append)
+    handed = {}
+    claimed = service.hand_out_due(now=now + 2 * HOUR, send=handed.__setitem__)
     assert sorted(claimed) == sorted(handed) == sorted([shop.pk, other.pk])
-    assert service.hand_out_due(now=now + 2 * HOUR, send=handed.append) == []  # not twice
+    assert service.hand_out_due(now=now + 2 * HOUR, send=handed.__setitem__) == []  # not twice
     service.pause_watch(other)  # paused after the tick handed it out: its task skips it
     serve(page(price="3.00"))
-    assert service.check_claimed(shop.pk, now=now + 2 * HOUR).notified
-    assert service.check_claimed(other.pk, now=now + 2 * HOUR) is None
+    check = service.check_claimed
+    assert check(shop.pk, now=now + 2 * HOUR, claimed_until=handed[shop.pk]).notified
+    assert check(other.pk, now=now + 2 * HOUR, claimed_until=handed[other.pk]) is None
+    shop.refresh_from_db()
+    assert shop.next_check_at == now + 3 * HOUR  # done: the next check is an interval on
     assert [item.title for item in items_of(alice)] == ["Changed: Shop"]
 
 
@@ -271,3 +274,30 @@ def test_the_tick_task_checks_through_the_queue(fixture_server, serve, alice, no
     assert tasks.tick()["handed_out"] == 2
     assert [item.title for item in items_of(alice)] == ["Changed: Shop"]
     assert TextWatch.objects.get(pk=broken.pk).error_count == 1
+
+
+def test_a_check_whose_worker_died_is_made_again_after_its_lease_and_told_once(
+    serve, alice, now, settings
+):
+    """The tick claimed the watch and its worker was killed mid-check (nothing committed): the
+    watch is due again once the claim's lease ran out — not an interval later — and the change
+    reaches the Inbox once. The dead task, delivered late, checks nothing."""
+    settings.WORK_LEASE_SECONDS = 45
+    lease = timedelta(seconds=45)
+    url = serve(page())
+    shop = watch_of(alice, url, now)
+    serve(page(price="3.00"))
+    handed = {}
+    service.hand_out_due(now=now + 2 * HOUR, send=handed.__setitem__)
+    dead = handed.pop(shop.pk)  # its worker is killed before the check commits
+    second = timedelta(seconds=1)
+    assert service.hand_out_due(now=now + 2 * HOUR + lease - second, send=handed.__setitem__) == []
+    later = now + 2 * HOUR + lease
+    assert service.hand_out_due(now=later, send=handed.__setitem__) == [shop.pk]
+    assert service.check_claimed(shop.pk, now=later, claimed_until=dead) is None
+    assert service.check_claimed(shop.pk, now=later, claimed_until=handed[shop.pk]).notified
+    assert [item.title for item in items_of(alice)] == ["Changed: Shop"]
+    assert shop.snapshots.count() == 2
+    shop.refresh_from_db()
+    assert shop.next_check_at == later + HOUR
+    assert service.hand_out_due(now=later + lease * 2, send=handed.__setitem__) == []
