@@ -523,19 +523,21 @@ class _Weights:
 
     ideal: dict[str, float]
     mean_idf: dict[str, float]
+    part: dict[tuple, float]  # each interest part's weight, worked out once per ranking
 
 
 def _weights(query: Query, stats: _Stats) -> _Weights:
     once = _saturated(FIELD_WEIGHT["title"])
-    ideal, mean_idf = {}, {}
+    ideal, mean_idf, part_weight = {}, {}, {}
     for term, parts in query.parts:
         weights = [_part_weight(part, stats) for part in parts]
+        part_weight.update(zip(parts, weights, strict=True))
         if not any(weights):
             continue  # no candidate has any of its words: it cannot rank anything
         ideal[term] = sum(weights) * once
         singles = [w for part, w in zip(parts, weights, strict=True) if part[0] != "p"]
         mean_idf[term] = sum(singles) / len(singles)
-    return _Weights(ideal, mean_idf)
+    return _Weights(ideal, mean_idf, part_weight)
 
 
 def _field_weighted(counts: dict, doc: Document, stats: _Stats) -> dict[tuple, float]:
@@ -564,7 +566,7 @@ def _raw_score(
     for term, parts in query.parts:
         if term not in weights.ideal or not any(part in weighted for part in parts):
             continue
-        said = sum(_part_weight(p, stats) * _saturated(weighted[p]) for p in parts if p in weighted)
+        said = sum(weights.part[p] * _saturated(weighted[p]) for p in parts if p in weighted)
         score += min(MAX_COVERAGE, said / weights.ideal[term]) * weights.mean_idf[term]
     once = _saturated(FIELD_WEIGHT["title"])
     for part, value in weighted.items():
@@ -662,9 +664,12 @@ def expansion_terms(
     weight: Counter = Counter()
     in_top: Counter = Counter()
     surfaces: dict[str, str] = {}
+    in_top_text: Counter = Counter()
     for relevance, doc in top:
         keys = []
-        for written in _LATIN_WORD.findall(f"{doc.title} {doc.summary}"):
+        words = _LATIN_WORD.findall(f"{doc.title} {doc.summary}")
+        in_top_text.update(words)
+        for written in words:
             if len(written) > 2 and not written.isdigit():
                 key = word_key(written)
                 surfaces.setdefault(key, written)
@@ -679,18 +684,20 @@ def expansion_terms(
     if not candidates:
         return {}
     candidates = sorted(candidates, key=lambda key: -weight[key])[:EXPANSION_CANDIDATES]
-    # How much more often each word occurs in the top documents than in all of them, per word
-    # of text: all the text counted in one pass, not a scan per document.
-    in_top_text = _word_counts(f"{doc.title}\n{doc.summary}" for _r, doc in top)
+    # How much more often each word occurs in the top documents (their words counted above)
+    # than in all of them, per word of text: all the text read in one pass, not a scan per
+    # document, and only the candidates' own forms counted.
+    forms = {key: word_forms(surfaces[key]) for key in candidates}
+    wanted = {form for written in forms.values() for form in written}
     # Every word of every candidate would cost a scan of them all; a sample tells the rate.
     sample = docs[:: max(1, len(docs) // LIFT_SAMPLE)]
-    in_all_text = _word_counts(f"{doc.title}\n{doc.summary}" for doc in sample)
-    top_words, all_words = max(1, in_top_text.total()), max(1, in_all_text.total())
+    sample_words = _LATIN_WORD.findall("\n".join(f"{doc.title}\n{doc.summary}" for doc in sample))
+    in_all_text = Counter(filter(wanted.__contains__, sample_words))
+    top_words, all_words = max(1, in_top_text.total()), max(1, len(sample_words))
     lift = {}
     for key in candidates:
-        forms = word_forms(surfaces[key])
-        share_in_top = sum(in_top_text[f] for f in forms) / top_words
-        share_in_all = max(1, sum(in_all_text[f] for f in forms)) / all_words
+        share_in_top = sum(in_top_text[f] for f in forms[key]) / top_words
+        share_in_all = max(1, sum(in_all_text[f] for f in forms[key])) / all_words
         lift[key] = share_in_top / share_in_all
     chosen = [key for key in candidates if lift[key] >= EXPANSION_MIN_LIFT]
     chosen.sort(key=lambda key: (-weight[key] * math.log(lift[key]), key))
@@ -788,10 +795,6 @@ def _item_words(items: Sequence[dict], skip: frozenset[str] | set[str]):
                     surfaces.setdefault(key, written)
         counts.update(keys)
     return counts, surfaces
-
-
-def _word_counts(texts: Iterable[str]) -> Counter:
-    return Counter(_LATIN_WORD.findall("\n".join(texts)))
 
 
 def relevance(interests: Interests, *, title: str, summary: str, body: str = "") -> Relevance:
