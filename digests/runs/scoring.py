@@ -304,6 +304,8 @@ def _phrase_pattern(
 
 
 _EDGE = "[0-9a-z\u00c0-\u024f]"
+_EDGE_CHAR = re.compile(_EDGE)
+_WHOLE_WORD = re.compile(_EDGE + "+")
 # Most candidates say none of a few words: a substring check of each form is far cheaper than
 # the regular expression's scan, so up to this many forms are checked first.
 _PRECHECK_FORMS = 24
@@ -322,11 +324,24 @@ class _Matcher:
             for form in written:
                 self.key_of.setdefault(form, key)
         ordered = sorted(self.key_of, key=len, reverse=True)
-        latin = "|".join(re.escape(f) for f in ordered if not _is_cjk_term(f))
+        latin = [f for f in ordered if not _is_cjk_term(f)]
         # A Chinese, Japanese or Korean word is found wherever it is written, even beside a
         # Latin letter ("ai芯片"): those scripts put no space around words.
-        cjk = "|".join(re.escape(f) for f in ordered if _is_cjk_term(f))
-        alternatives = [f"(?<!{_EDGE})(?:{latin})(?!{_EDGE})" if latin else "", cjk]
+        cjk_forms = [f for f in ordered if _is_cjk_term(f)]
+        cjk = "|".join(map(re.escape, cjk_forms))
+        # A pattern that starts with the words themselves lets the regular expression engine
+        # skip to where one of their first letters is (a leading look-behind makes it try
+        # every position: a third of a preview's time). The start of a word is then checked
+        # on each match: when every Latin form is all word letters (and no CJK form starts
+        # with one), a match that starts inside a word hides no match, so the matches are
+        # the same.
+        checkable = all(map(_WHOLE_WORD.fullmatch, latin)) and not any(
+            _EDGE_CHAR.match(f) for f in cjk_forms
+        )
+        self.checked_start = frozenset(latin) if checkable else None
+        start = "" if self.checked_start is not None else f"(?<!{_EDGE})"
+        words = "|".join(map(re.escape, latin))
+        alternatives = [f"{start}(?:{words})(?!{_EDGE})" if latin else "", cjk]
         either = "|".join(filter(None, alternatives))
         self.pattern = re.compile(either) if either else None
 
@@ -337,7 +352,21 @@ class _Matcher:
             map(text.__contains__, self.key_of)
         ):
             return _NONE
-        return Counter(map(self.key_of.__getitem__, self.pattern.findall(text)))
+        found: dict[str, int] = {}
+        key_of, checked_start = self.key_of, self.checked_start
+        if checked_start is None:
+            for form in self.pattern.findall(text):
+                key = key_of[form]
+                found[key] = found.get(key, 0) + 1
+            return found
+        for match in self.pattern.finditer(text):
+            form = match.group()
+            at = match.start()
+            if form in checked_start and at and _EDGE_CHAR.match(text, at - 1):
+                continue  # inside a word
+            key = key_of[form]
+            found[key] = found.get(key, 0) + 1
+        return found
 
 
 _NONE: Mapping[str, int] = MappingProxyType({})
@@ -494,36 +523,38 @@ class _Weights:
 
     ideal: dict[str, float]
     mean_idf: dict[str, float]
+    part: dict[tuple, float]  # each interest part's weight, worked out once per ranking
 
 
 def _weights(query: Query, stats: _Stats) -> _Weights:
     once = _saturated(FIELD_WEIGHT["title"])
-    ideal, mean_idf = {}, {}
+    ideal, mean_idf, part_weight = {}, {}, {}
     for term, parts in query.parts:
         weights = [_part_weight(part, stats) for part in parts]
+        part_weight.update(zip(parts, weights, strict=True))
         if not any(weights):
             continue  # no candidate has any of its words: it cannot rank anything
         ideal[term] = sum(weights) * once
         singles = [w for part, w in zip(parts, weights, strict=True) if part[0] != "p"]
         mean_idf[term] = sum(singles) / len(singles)
-    return _Weights(ideal, mean_idf)
+    return _Weights(ideal, mean_idf, part_weight)
 
 
-def _field_weighted(counts: dict, doc: Document, stats: _Stats) -> Counter:
+def _field_weighted(counts: dict, doc: Document, stats: _Stats) -> dict[tuple, float]:
     """Each part's count over the fields, weighted by field and normalized by its length."""
-    weighted: Counter = Counter()
+    weighted: dict[tuple, float] = {}
     for name in FIELDS:
         length_ratio = doc.lengths[name] / stats.average_length[name]
         b = FIELD_LENGTH_NORM[name]
         norm = FIELD_WEIGHT[name] / (1 - b + b * length_ratio)
         for part, n in counts[name].items():
-            weighted[part] += n * norm
+            weighted[part] = weighted.get(part, 0) + n * norm
     return weighted
 
 
 def _raw_score(
     counts: dict, doc: Document, stats: _Stats, weights: _Weights, query: Query
-) -> tuple[float, Counter]:
+) -> tuple[float, dict[tuple, float]]:
     """BM25F, summed over the interests as concepts: each interest adds how much of itself the
     item says (its parts' saturated, field-weighted, length-normalized counts times their
     weights, over what it scores once in a title; at most MAX_COVERAGE) times how rare its
@@ -535,7 +566,7 @@ def _raw_score(
     for term, parts in query.parts:
         if term not in weights.ideal or not any(part in weighted for part in parts):
             continue
-        said = sum(_part_weight(p, stats) * _saturated(weighted[p]) for p in parts if p in weighted)
+        said = sum(weights.part[p] * _saturated(weighted[p]) for p in parts if p in weighted)
         score += min(MAX_COVERAGE, said / weights.ideal[term]) * weights.mean_idf[term]
     once = _saturated(FIELD_WEIGHT["title"])
     for part, value in weighted.items():
@@ -544,7 +575,7 @@ def _raw_score(
     return score, weighted
 
 
-def _relevance(score: float, weighted: Counter, counts: dict, reference: float, query: Query):
+def _relevance(score: float, weighted: dict, counts: dict, reference: float, query: Query):
     """The score as a share of `reference` (the best candidate's, or what one interest scores
     once in a title when no candidate does better), in per cent. Linear on purpose: relevance
     then spreads over the whole range and outweighs freshness in `overall` between a real
@@ -557,7 +588,7 @@ def _relevance(score: float, weighted: Counter, counts: dict, reference: float, 
     )
 
 
-def _why(weighted: Counter, counts: dict, query: Query):
+def _why(weighted: dict, counts: dict, query: Query):
     """The interests an item matched (an interest is named when the item has all of its words;
     otherwise the words it has), the field they are in, and its feedback words."""
     named = [
@@ -594,7 +625,7 @@ def rank(
     all_counts = [_counts(query, doc) for doc in docs]
     stats = _stats(query, all_counts, list(docs), collection)
     weights = _weights(query, stats)
-    nothing = (0.0, Counter())
+    nothing: tuple[float, dict] = (0.0, {})
     raw = [
         _raw_score(counts, doc, stats, weights, query)
         if counts["title"] or counts["summary"]
@@ -607,7 +638,7 @@ def rank(
     reference = max(one_interest, min(FULL_MATCH * sum(concepts), best))
     results: list[Relevance] = []
     for doc, counts, (score, weighted) in zip(docs, all_counts, raw, strict=True):
-        excluded = interests.excluded_by(doc.title, doc.summary)
+        excluded = interests.excluded_by(doc.title, doc.summary) if interests.negative else None
         if excluded is not None:
             results.append(Relevance(0, excluded_by=excluded))
         else:
@@ -633,9 +664,12 @@ def expansion_terms(
     weight: Counter = Counter()
     in_top: Counter = Counter()
     surfaces: dict[str, str] = {}
+    in_top_text: Counter = Counter()
     for relevance, doc in top:
         keys = []
-        for written in _LATIN_WORD.findall(f"{doc.title} {doc.summary}"):
+        words = _LATIN_WORD.findall(f"{doc.title} {doc.summary}")
+        in_top_text.update(words)
+        for written in words:
             if len(written) > 2 and not written.isdigit():
                 key = word_key(written)
                 surfaces.setdefault(key, written)
@@ -650,18 +684,20 @@ def expansion_terms(
     if not candidates:
         return {}
     candidates = sorted(candidates, key=lambda key: -weight[key])[:EXPANSION_CANDIDATES]
-    # How much more often each word occurs in the top documents than in all of them, per word
-    # of text: all the text counted in one pass, not a scan per document.
-    in_top_text = _word_counts(f"{doc.title}\n{doc.summary}" for _r, doc in top)
+    # How much more often each word occurs in the top documents (their words counted above)
+    # than in all of them, per word of text: all the text read in one pass, not a scan per
+    # document, and only the candidates' own forms counted.
+    forms = {key: word_forms(surfaces[key]) for key in candidates}
+    wanted = {form for written in forms.values() for form in written}
     # Every word of every candidate would cost a scan of them all; a sample tells the rate.
     sample = docs[:: max(1, len(docs) // LIFT_SAMPLE)]
-    in_all_text = _word_counts(f"{doc.title}\n{doc.summary}" for doc in sample)
-    top_words, all_words = max(1, in_top_text.total()), max(1, in_all_text.total())
+    sample_words = _LATIN_WORD.findall("\n".join(f"{doc.title}\n{doc.summary}" for doc in sample))
+    in_all_text = Counter(filter(wanted.__contains__, sample_words))
+    top_words, all_words = max(1, in_top_text.total()), max(1, len(sample_words))
     lift = {}
     for key in candidates:
-        forms = word_forms(surfaces[key])
-        share_in_top = sum(in_top_text[f] for f in forms) / top_words
-        share_in_all = max(1, sum(in_all_text[f] for f in forms)) / all_words
+        share_in_top = sum(in_top_text[f] for f in forms[key]) / top_words
+        share_in_all = max(1, sum(in_all_text[f] for f in forms[key])) / all_words
         lift[key] = share_in_top / share_in_all
     chosen = [key for key in candidates if lift[key] >= EXPANSION_MIN_LIFT]
     chosen.sort(key=lambda key: (-weight[key] * math.log(lift[key]), key))
@@ -759,10 +795,6 @@ def _item_words(items: Sequence[dict], skip: frozenset[str] | set[str]):
                     surfaces.setdefault(key, written)
         counts.update(keys)
     return counts, surfaces
-
-
-def _word_counts(texts: Iterable[str]) -> Counter:
-    return Counter(_LATIN_WORD.findall("\n".join(texts)))
 
 
 def relevance(interests: Interests, *, title: str, summary: str, body: str = "") -> Relevance:

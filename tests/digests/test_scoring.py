@@ -25,6 +25,23 @@ def test_plural_tolerance_never_makes_a_different_word_match():
     assert matched(["rust"], "Frustrating") == []
 
 
+def test_a_word_is_counted_only_where_it_stands_alone_however_often_it_hides_in_others():
+    # The matcher skips to the words' first letters and checks the start of each match: a
+    # match inside a word ("trust") is dropped and never hides the real one right after it.
+    title_hidden = "Trustrust rust" + " trust" * 3
+    scores = rank(
+        Interests.build(["rust"], []),
+        [
+            Document.of(title_hidden, ""),
+            Document.of("Rust rust rust rust", ""),
+            Document.of("Trust", ""),
+        ],
+    )
+    assert [r.score > 0 for r in scores] == [True, True, False]
+    assert scores[0].score < scores[1].score  # one "rust" against four
+    assert matched(["AI"], "AI芯片 and tRAIning") == ["AI"]  # beside CJK yes, inside a word no
+
+
 def test_full_width_text_and_terms_match_their_ascii_forms():
     assert matched(["AI"], "ＡＩ規制の新しい動き") == ["AI"]
     assert matched(["ＬＬＭ"], "LLM evaluation") == ["ＬＬＭ"]
