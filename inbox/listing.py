@@ -225,12 +225,7 @@ def inbox_page_rows(
     rows, has_more = _cut_page(
         user, inbox_filter, after=after, zone=zone, page_size=page_size, fields=ROW_FIELDS
     )
-    marks = {
-        url_hash: (read_at, saved_at, not_interested_at)
-        for url_hash, read_at, saved_at, not_interested_at in UserContentState.objects.filter(
-            user=user, canonical_url_hash__in=list({row["canonical_url_hash"] for row in rows})
-        ).values_list("canonical_url_hash", "read_at", "saved_at", "not_interested_at")
-    }
+    marks = marks_by_hash(user, {row["canonical_url_hash"] for row in rows})
     for row in rows:
         row["reason"] = reason_text(row.pop("why"), row["reason"])
         read_at, saved_at, not_interested_at = marks.get(row["canonical_url_hash"], NO_MARKS)
@@ -239,6 +234,17 @@ def inbox_page_rows(
         row["not_interested"] = not_interested_at is not None
     next_cursor = Cursor(rows[-1]["run_id"], rows[-1]["rank"]) if has_more else None
     return InboxPage(rows, next_cursor)
+
+
+def marks_by_hash(user, hashes) -> dict[str, tuple]:
+    """(read_at, saved_at, not_interested_at) of the user's marked items among `hashes`, as
+    plain tuples (NO_MARKS for the others): one query, no model instance per state."""
+    return {
+        url_hash: (read_at, saved_at, not_interested_at)
+        for url_hash, read_at, saved_at, not_interested_at in UserContentState.objects.filter(
+            user=user, canonical_url_hash__in=list(hashes)
+        ).values_list("canonical_url_hash", "read_at", "saved_at", "not_interested_at")
+    }
 
 
 def with_states(user, run_items: list[RunItem]) -> list[RunItem]:
