@@ -29,8 +29,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 from digests.models import RunItem, Subscription
-from digests.narrative.reasons import why_selected
-from inbox.listing import with_states
+from digests.narrative.reasons import reason_text
+from inbox.listing import NO_MARKS, marks_by_hash
 from inbox.readerapi import auth, briefs, labels, streams
 from inbox.readerapi.streams import ProtocolError
 from inbox.states import MAX_BULK_ITEMS, BulkActionError, apply_bulk_action, apply_to_items
@@ -300,40 +300,58 @@ def stream_item_ids(request, user):
     return JsonResponse(body)
 
 
-def _item(request, run_item, folders: dict) -> dict:
-    state = run_item.state
-    feed = f"{streams.FEED}{run_item.subscription_id}"
+# A page's items as plain rows and their marks as tuples (as inbox.listing.inbox_page_rows
+# serves the JSON API): a model instance per item and per state was most of a page's time.
+ITEM_FIELDS = (
+    "id",
+    "subscription_id",
+    "subscription_name",
+    "title",
+    "source_name",
+    "summary",
+    "why",
+    "reason",
+    "url",
+    "canonical_url_hash",
+    "published_at",
+    "delivered_at",
+)
+
+
+def _item(row: dict, marks: dict, folders: dict, feed_urls: dict) -> dict:
+    read_at, saved_at, _not_interested_at = marks.get(row["canonical_url_hash"], NO_MARKS)
+    subscription_id = row["subscription_id"]
+    feed = f"{streams.FEED}{subscription_id}"
     categories = [streams.READING_LIST, feed]
-    categories += [labels.label_id(name) for _id, name in folders.get(run_item.subscription_id, [])]
-    if state and state.read_at:
+    categories += [labels.label_id(name) for _id, name in folders.get(subscription_id, [])]
+    if read_at:
         categories.append(streams.READ)
-    if state and state.saved_at:
+    if saved_at:
         categories.append(streams.STARRED)
-    published = run_item.published_at or run_item.delivered_at
+    delivered_at = row["delivered_at"]
+    published = row["published_at"] or delivered_at
     content = format_html(
         "{}<p><em>{}</em></p>",
-        linebreaks(run_item.summary, autoescape=True),
-        why_selected(run_item),
+        linebreaks(row["summary"], autoescape=True),
+        reason_text(row["why"], row["reason"]),
     )
     return {
-        "id": streams.long_id(run_item.pk),
-        "crawlTimeMsec": str(int(run_item.delivered_at.timestamp() * 1000)),
-        "timestampUsec": _usec(run_item.delivered_at),
+        "id": streams.long_id(row["id"]),
+        "crawlTimeMsec": str(int(delivered_at.timestamp() * 1000)),
+        "timestampUsec": _usec(delivered_at),
         "published": int(published.timestamp()),
-        "updated": int(run_item.delivered_at.timestamp()),
-        "title": run_item.title,
-        "canonical": [{"href": run_item.url}],
-        "alternate": [{"href": run_item.url, "type": "text/html"}],
+        "updated": int(delivered_at.timestamp()),
+        "title": row["title"],
+        "canonical": [{"href": row["url"]}],
+        "alternate": [{"href": row["url"], "type": "text/html"}],
         "categories": categories,
         "origin": {
             "streamId": feed,
-            "title": run_item.subscription_name,
-            "htmlUrl": request.build_absolute_uri(
-                reverse("digests:detail", args=[run_item.subscription_id])
-            ),
+            "title": row["subscription_name"],
+            "htmlUrl": feed_urls[subscription_id],
         },
         "summary": {"direction": "ltr", "content": str(content)},
-        "author": run_item.source_name,
+        "author": row["source_name"],
     }
 
 
@@ -369,14 +387,19 @@ def _contents(request, stream_id: str, rows: list, continuation: str | None):
     """Items and briefs (mixed, in order) as Reader items: a page's states and folders are
     read once each, whatever its length."""
     user = request.reader_token.user
-    run_items = [row for row in rows if isinstance(row, RunItem)]
-    with_states(user, run_items)
+    item_rows = [row for row in rows if isinstance(row, dict)]
+    marks = marks_by_hash(user, {row["canonical_url_hash"] for row in item_rows})
     folders = labels.folders_by_subscription(user)
+    # Each feed's page once, not once per item.
+    feed_urls = {
+        pk: request.build_absolute_uri(reverse("digests:detail", args=[pk]))
+        for pk in {row["subscription_id"] for row in item_rows}
+    }
     body = {
         "id": stream_id,
         "updated": int(timezone.now().timestamp()),
         "items": [
-            _item(request, row, folders) if isinstance(row, RunItem) else _brief(request, row)
+            _item(row, marks, folders, feed_urls) if isinstance(row, dict) else _brief(request, row)
             for row in rows
         ],
     }
@@ -390,7 +413,9 @@ def stream_contents(request, user, stream_id: str = ""):
     stream_id = stream_id or _param(request, "s")
     selection = _selection(request, user, stream_id, max_n=MAX_N_CONTENTS)
     rows, continuation = selection.page(
-        lambda items, k: [(r.pk, r) for r in streams.with_subscription(items)[:k]],
+        lambda items, k: [
+            (r["id"], r) for r in streams.with_subscription(items).values(*ITEM_FIELDS)[:k]
+        ],
         lambda runs, k: [(briefs.item_id(r), r) for r in runs.select_related("subscription")[:k]],
     )
     return _contents(
@@ -415,8 +440,10 @@ def stream_items_contents(request, user):
     left out, as a Reader server does for items it does not have."""
     wanted = _item_ids(request)
     found = {
-        r.pk: r
-        for r in streams.with_subscription(RunItem.objects.filter(run__user=user, pk__in=wanted))
+        r["id"]: r
+        for r in streams.with_subscription(
+            RunItem.objects.filter(run__user=user, pk__in=wanted)
+        ).values(*ITEM_FIELDS)
     }
     # Always asked, so a request costs the same queries whatever mix of ids it names.
     runs = briefs.all_briefs(user).filter(pk__in=[i - briefs.BASE for i in wanted])
