@@ -59,7 +59,10 @@ def test_edit_pause_resume_and_delete_a_watch_at_390(live_server, page, fixture_
     page.locator("main").get_by_role("button", name="Resume", exact=True).click()
     page.locator("main").get_by_role("button", name="Pause", exact=True).wait_for()
 
-    # Delete asks first: dismissed, nothing happens; accepted, the watch is gone.
+    # Delete asks first: dismissed, nothing happens; accepted, the watch is gone. The confirm
+    # comes from a deferred script: a click made before the page's load event would submit
+    # unasked (it did once on a busy CI).
+    page.wait_for_load_state("load")
     page.once("dialog", lambda dialog: dialog.dismiss())
     page.locator("main").get_by_role("button", name="Delete", exact=True).click()
     assert TextWatch.objects.filter(pk=watch.pk).exists()
