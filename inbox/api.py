@@ -173,6 +173,8 @@ def _user_zone(user) -> str:
 
 class InboxItemListView(APIView):
     @extend_schema(
+        # A list, named as one (the generated client's `v1_inbox_items_list`).
+        operation_id="v1_inbox_items_list",
         parameters=[InboxQuerySerializer, *_PAGE_PARAMETERS],
         responses=page_of(InboxItemSerializer),
         description="Delivered items, newest brief first and in the brief's order inside it. "

@@ -109,6 +109,13 @@ class SecretSerializer(ResponseSerializer):
 
 
 class SubscriptionSerializer(ResponseModelSerializer):
+    # Lists of strings, typed as such in the schema (a JSON model field is typed as anything).
+    interests = serializers.ListField(
+        child=serializers.CharField(), help_text="Words or phrases an item should mention."
+    )
+    negative_keywords = serializers.ListField(
+        child=serializers.CharField(), help_text="Items mentioning any of these are left out."
+    )
     source_ids = serializers.SerializerMethodField()
     source_weights = serializers.SerializerMethodField(
         help_text="How much each source counts in the ranking, by source id: 1 is normal, "

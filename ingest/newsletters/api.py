@@ -46,6 +46,11 @@ class AddressSerializer(ResponseModelSerializer):
     address = serializers.CharField()
     source_id = serializers.IntegerField()
     active = serializers.BooleanField()
+    # A list of strings in the schema too (a JSON model field is typed as anything).
+    allowed_senders = serializers.ListField(
+        child=serializers.CharField(),
+        help_text=NewsletterAddress._meta.get_field("allowed_senders").help_text,
+    )
 
     class Meta:
         model = NewsletterAddress
