@@ -1,0 +1,215 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.v1_admin_billing_stats_retrieve_response_200 import (
+    V1AdminBillingStatsRetrieveResponse200,
+)
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    since: str | Unset = UNSET,
+    until: str | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["since"] = since
+
+    params["until"] = until
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/admin/billing/stats",
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | V1AdminBillingStatsRetrieveResponse200 | None:
+    if response.status_code == 200:
+        response_200 = V1AdminBillingStatsRetrieveResponse200.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 406:
+        response_406 = Error.from_dict(response.json())
+
+        return response_406
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | V1AdminBillingStatsRetrieveResponse200]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    since: str | Unset = UNSET,
+    until: str | Unset = UNSET,
+) -> Response[Error | V1AdminBillingStatsRetrieveResponse200]:
+    """Credits spent and granted (staff)
+
+     Credits spent (charges less refunds) in total, by operation kind, by tier and by user (top 20);
+    platform spend on editions; accounts by tier.
+
+    Args:
+        since (str | Unset):
+        until (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | V1AdminBillingStatsRetrieveResponse200]
+    """
+
+    kwargs = _get_kwargs(
+        since=since,
+        until=until,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    since: str | Unset = UNSET,
+    until: str | Unset = UNSET,
+) -> Error | V1AdminBillingStatsRetrieveResponse200 | None:
+    """Credits spent and granted (staff)
+
+     Credits spent (charges less refunds) in total, by operation kind, by tier and by user (top 20);
+    platform spend on editions; accounts by tier.
+
+    Args:
+        since (str | Unset):
+        until (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | V1AdminBillingStatsRetrieveResponse200
+    """
+
+    return sync_detailed(
+        client=client,
+        since=since,
+        until=until,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    since: str | Unset = UNSET,
+    until: str | Unset = UNSET,
+) -> Response[Error | V1AdminBillingStatsRetrieveResponse200]:
+    """Credits spent and granted (staff)
+
+     Credits spent (charges less refunds) in total, by operation kind, by tier and by user (top 20);
+    platform spend on editions; accounts by tier.
+
+    Args:
+        since (str | Unset):
+        until (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | V1AdminBillingStatsRetrieveResponse200]
+    """
+
+    kwargs = _get_kwargs(
+        since=since,
+        until=until,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    since: str | Unset = UNSET,
+    until: str | Unset = UNSET,
+) -> Error | V1AdminBillingStatsRetrieveResponse200 | None:
+    """Credits spent and granted (staff)
+
+     Credits spent (charges less refunds) in total, by operation kind, by tier and by user (top 20);
+    platform spend on editions; accounts by tier.
+
+    Args:
+        since (str | Unset):
+        until (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | V1AdminBillingStatsRetrieveResponse200
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            since=since,
+            until=until,
+        )
+    ).parsed

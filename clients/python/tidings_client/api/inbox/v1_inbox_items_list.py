@@ -1,0 +1,333 @@
+import datetime
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.inbox_item_page import InboxItemPage
+from ...models.inbox_state import InboxState
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    cursor: str | Unset = UNSET,
+    from_: datetime.date | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    q: str | Unset = UNSET,
+    run: int | Unset = UNSET,
+    state: InboxState | Unset = InboxState.ALL,
+    subscription: int | Unset = UNSET,
+    to: datetime.date | Unset = UNSET,
+    updated_since: datetime.datetime | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["cursor"] = cursor
+
+    json_from_: str | Unset = UNSET
+    if not isinstance(from_, Unset):
+        json_from_ = from_.isoformat()
+    params["from"] = json_from_
+
+    params["limit"] = limit
+
+    params["q"] = q
+
+    params["run"] = run
+
+    json_state: str | Unset = UNSET
+    if not isinstance(state, Unset):
+        json_state = state.value
+
+    params["state"] = json_state
+
+    params["subscription"] = subscription
+
+    json_to: str | Unset = UNSET
+    if not isinstance(to, Unset):
+        json_to = to.isoformat()
+    params["to"] = json_to
+
+    json_updated_since: str | Unset = UNSET
+    if not isinstance(updated_since, Unset):
+        json_updated_since = updated_since.isoformat()
+    params["updated_since"] = json_updated_since
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/inbox/items",
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | InboxItemPage | None:
+    if response.status_code == 200:
+        response_200 = InboxItemPage.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 406:
+        response_406 = Error.from_dict(response.json())
+
+        return response_406
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | InboxItemPage]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    cursor: str | Unset = UNSET,
+    from_: datetime.date | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    q: str | Unset = UNSET,
+    run: int | Unset = UNSET,
+    state: InboxState | Unset = InboxState.ALL,
+    subscription: int | Unset = UNSET,
+    to: datetime.date | Unset = UNSET,
+    updated_since: datetime.datetime | Unset = UNSET,
+) -> Response[Error | InboxItemPage]:
+    """List Inbox items
+
+     Delivered items, newest brief first and in the brief's order inside it. Read forward with `next`
+    (`previous` is always null).
+
+    Args:
+        cursor (str | Unset):
+        from_ (datetime.date | Unset):
+        limit (int | Unset):
+        q (str | Unset):
+        run (int | Unset):
+        state (InboxState | Unset):  Default: InboxState.ALL.
+        subscription (int | Unset):
+        to (datetime.date | Unset):
+        updated_since (datetime.datetime | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | InboxItemPage]
+    """
+
+    kwargs = _get_kwargs(
+        cursor=cursor,
+        from_=from_,
+        limit=limit,
+        q=q,
+        run=run,
+        state=state,
+        subscription=subscription,
+        to=to,
+        updated_since=updated_since,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    cursor: str | Unset = UNSET,
+    from_: datetime.date | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    q: str | Unset = UNSET,
+    run: int | Unset = UNSET,
+    state: InboxState | Unset = InboxState.ALL,
+    subscription: int | Unset = UNSET,
+    to: datetime.date | Unset = UNSET,
+    updated_since: datetime.datetime | Unset = UNSET,
+) -> Error | InboxItemPage | None:
+    """List Inbox items
+
+     Delivered items, newest brief first and in the brief's order inside it. Read forward with `next`
+    (`previous` is always null).
+
+    Args:
+        cursor (str | Unset):
+        from_ (datetime.date | Unset):
+        limit (int | Unset):
+        q (str | Unset):
+        run (int | Unset):
+        state (InboxState | Unset):  Default: InboxState.ALL.
+        subscription (int | Unset):
+        to (datetime.date | Unset):
+        updated_since (datetime.datetime | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | InboxItemPage
+    """
+
+    return sync_detailed(
+        client=client,
+        cursor=cursor,
+        from_=from_,
+        limit=limit,
+        q=q,
+        run=run,
+        state=state,
+        subscription=subscription,
+        to=to,
+        updated_since=updated_since,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    cursor: str | Unset = UNSET,
+    from_: datetime.date | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    q: str | Unset = UNSET,
+    run: int | Unset = UNSET,
+    state: InboxState | Unset = InboxState.ALL,
+    subscription: int | Unset = UNSET,
+    to: datetime.date | Unset = UNSET,
+    updated_since: datetime.datetime | Unset = UNSET,
+) -> Response[Error | InboxItemPage]:
+    """List Inbox items
+
+     Delivered items, newest brief first and in the brief's order inside it. Read forward with `next`
+    (`previous` is always null).
+
+    Args:
+        cursor (str | Unset):
+        from_ (datetime.date | Unset):
+        limit (int | Unset):
+        q (str | Unset):
+        run (int | Unset):
+        state (InboxState | Unset):  Default: InboxState.ALL.
+        subscription (int | Unset):
+        to (datetime.date | Unset):
+        updated_since (datetime.datetime | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | InboxItemPage]
+    """
+
+    kwargs = _get_kwargs(
+        cursor=cursor,
+        from_=from_,
+        limit=limit,
+        q=q,
+        run=run,
+        state=state,
+        subscription=subscription,
+        to=to,
+        updated_since=updated_since,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    cursor: str | Unset = UNSET,
+    from_: datetime.date | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    q: str | Unset = UNSET,
+    run: int | Unset = UNSET,
+    state: InboxState | Unset = InboxState.ALL,
+    subscription: int | Unset = UNSET,
+    to: datetime.date | Unset = UNSET,
+    updated_since: datetime.datetime | Unset = UNSET,
+) -> Error | InboxItemPage | None:
+    """List Inbox items
+
+     Delivered items, newest brief first and in the brief's order inside it. Read forward with `next`
+    (`previous` is always null).
+
+    Args:
+        cursor (str | Unset):
+        from_ (datetime.date | Unset):
+        limit (int | Unset):
+        q (str | Unset):
+        run (int | Unset):
+        state (InboxState | Unset):  Default: InboxState.ALL.
+        subscription (int | Unset):
+        to (datetime.date | Unset):
+        updated_since (datetime.datetime | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | InboxItemPage
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            cursor=cursor,
+            from_=from_,
+            limit=limit,
+            q=q,
+            run=run,
+            state=state,
+            subscription=subscription,
+            to=to,
+            updated_since=updated_since,
+        )
+    ).parsed

@@ -1,0 +1,203 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.inbound_message import InboundMessage
+from ...types import Response
+
+
+def _get_kwargs(
+    address_id: int,
+) -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/newsletters/addresses/{address_id}/messages".format(
+            address_id=quote(str(address_id), safe=""),
+        ),
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | list[InboundMessage] | None:
+    if response.status_code == 200:
+        response_200 = []
+        _response_200 = response.json()
+        for response_200_item_data in _response_200:
+            response_200_item = InboundMessage.from_dict(response_200_item_data)
+
+            response_200.append(response_200_item)
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 406:
+        response_406 = Error.from_dict(response.json())
+
+        return response_406
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | list[InboundMessage]]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    address_id: int,
+    *,
+    client: AuthenticatedClient,
+) -> Response[Error | list[InboundMessage]]:
+    """List an address's messages
+
+     The latest 100 messages: held ones (sender not allowed) and confirmations (open confirm_url
+    yourself) among them.
+
+    Args:
+        address_id (int):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | list[InboundMessage]]
+    """
+
+    kwargs = _get_kwargs(
+        address_id=address_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    address_id: int,
+    *,
+    client: AuthenticatedClient,
+) -> Error | list[InboundMessage] | None:
+    """List an address's messages
+
+     The latest 100 messages: held ones (sender not allowed) and confirmations (open confirm_url
+    yourself) among them.
+
+    Args:
+        address_id (int):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | list[InboundMessage]
+    """
+
+    return sync_detailed(
+        address_id=address_id,
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    address_id: int,
+    *,
+    client: AuthenticatedClient,
+) -> Response[Error | list[InboundMessage]]:
+    """List an address's messages
+
+     The latest 100 messages: held ones (sender not allowed) and confirmations (open confirm_url
+    yourself) among them.
+
+    Args:
+        address_id (int):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | list[InboundMessage]]
+    """
+
+    kwargs = _get_kwargs(
+        address_id=address_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    address_id: int,
+    *,
+    client: AuthenticatedClient,
+) -> Error | list[InboundMessage] | None:
+    """List an address's messages
+
+     The latest 100 messages: held ones (sender not allowed) and confirmations (open confirm_url
+    yourself) among them.
+
+    Args:
+        address_id (int):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | list[InboundMessage]
+    """
+
+    return (
+        await asyncio_detailed(
+            address_id=address_id,
+            client=client,
+        )
+    ).parsed

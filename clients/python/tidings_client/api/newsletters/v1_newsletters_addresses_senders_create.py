@@ -1,0 +1,225 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.address import Address
+from ...models.allow_sender_request import AllowSenderRequest
+from ...models.error import Error
+from ...types import Response
+
+
+def _get_kwargs(
+    address_id: int,
+    *,
+    body: AllowSenderRequest,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/newsletters/addresses/{address_id}/senders".format(
+            address_id=quote(str(address_id), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Address | Error | None:
+    if response.status_code == 200:
+        response_200 = Address.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 406:
+        response_406 = Error.from_dict(response.json())
+
+        return response_406
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Address | Error]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    address_id: int,
+    *,
+    client: AuthenticatedClient,
+    body: AllowSenderRequest,
+) -> Response[Address | Error]:
+    """Allow a sender
+
+     Allow a sender; the mail of theirs that was held becomes items now.
+
+    Args:
+        address_id (int):
+        body (AllowSenderRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Address | Error]
+    """
+
+    kwargs = _get_kwargs(
+        address_id=address_id,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    address_id: int,
+    *,
+    client: AuthenticatedClient,
+    body: AllowSenderRequest,
+) -> Address | Error | None:
+    """Allow a sender
+
+     Allow a sender; the mail of theirs that was held becomes items now.
+
+    Args:
+        address_id (int):
+        body (AllowSenderRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Address | Error
+    """
+
+    return sync_detailed(
+        address_id=address_id,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    address_id: int,
+    *,
+    client: AuthenticatedClient,
+    body: AllowSenderRequest,
+) -> Response[Address | Error]:
+    """Allow a sender
+
+     Allow a sender; the mail of theirs that was held becomes items now.
+
+    Args:
+        address_id (int):
+        body (AllowSenderRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Address | Error]
+    """
+
+    kwargs = _get_kwargs(
+        address_id=address_id,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    address_id: int,
+    *,
+    client: AuthenticatedClient,
+    body: AllowSenderRequest,
+) -> Address | Error | None:
+    """Allow a sender
+
+     Allow a sender; the mail of theirs that was held becomes items now.
+
+    Args:
+        address_id (int):
+        body (AllowSenderRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Address | Error
+    """
+
+    return (
+        await asyncio_detailed(
+            address_id=address_id,
+            client=client,
+            body=body,
+        )
+    ).parsed

@@ -1,0 +1,241 @@
+import datetime
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.paginated_run_list import PaginatedRunList
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    subscription_id: int,
+    *,
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    updated_since: datetime.datetime | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["cursor"] = cursor
+
+    params["limit"] = limit
+
+    json_updated_since: str | Unset = UNSET
+    if not isinstance(updated_since, Unset):
+        json_updated_since = updated_since.isoformat()
+    params["updated_since"] = json_updated_since
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/subscriptions/{subscription_id}/runs".format(
+            subscription_id=quote(str(subscription_id), safe=""),
+        ),
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | PaginatedRunList | None:
+    if response.status_code == 200:
+        response_200 = PaginatedRunList.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 406:
+        response_406 = Error.from_dict(response.json())
+
+        return response_406
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | PaginatedRunList]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    subscription_id: int,
+    *,
+    client: AuthenticatedClient,
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    updated_since: datetime.datetime | Unset = UNSET,
+) -> Response[Error | PaginatedRunList]:
+    """List a subscription's runs
+
+    Args:
+        subscription_id (int):
+        cursor (str | Unset):
+        limit (int | Unset):
+        updated_since (datetime.datetime | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | PaginatedRunList]
+    """
+
+    kwargs = _get_kwargs(
+        subscription_id=subscription_id,
+        cursor=cursor,
+        limit=limit,
+        updated_since=updated_since,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    subscription_id: int,
+    *,
+    client: AuthenticatedClient,
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    updated_since: datetime.datetime | Unset = UNSET,
+) -> Error | PaginatedRunList | None:
+    """List a subscription's runs
+
+    Args:
+        subscription_id (int):
+        cursor (str | Unset):
+        limit (int | Unset):
+        updated_since (datetime.datetime | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | PaginatedRunList
+    """
+
+    return sync_detailed(
+        subscription_id=subscription_id,
+        client=client,
+        cursor=cursor,
+        limit=limit,
+        updated_since=updated_since,
+    ).parsed
+
+
+async def asyncio_detailed(
+    subscription_id: int,
+    *,
+    client: AuthenticatedClient,
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    updated_since: datetime.datetime | Unset = UNSET,
+) -> Response[Error | PaginatedRunList]:
+    """List a subscription's runs
+
+    Args:
+        subscription_id (int):
+        cursor (str | Unset):
+        limit (int | Unset):
+        updated_since (datetime.datetime | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | PaginatedRunList]
+    """
+
+    kwargs = _get_kwargs(
+        subscription_id=subscription_id,
+        cursor=cursor,
+        limit=limit,
+        updated_since=updated_since,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    subscription_id: int,
+    *,
+    client: AuthenticatedClient,
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    updated_since: datetime.datetime | Unset = UNSET,
+) -> Error | PaginatedRunList | None:
+    """List a subscription's runs
+
+    Args:
+        subscription_id (int):
+        cursor (str | Unset):
+        limit (int | Unset):
+        updated_since (datetime.datetime | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | PaginatedRunList
+    """
+
+    return (
+        await asyncio_detailed(
+            subscription_id=subscription_id,
+            client=client,
+            cursor=cursor,
+            limit=limit,
+            updated_since=updated_since,
+        )
+    ).parsed

@@ -1,0 +1,238 @@
+import datetime
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.schedule_preview import SchedulePreview
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    after: datetime.datetime | Unset = UNSET,
+    count: int | Unset = 5,
+    cron: str,
+    timezone: str | Unset = "UTC",
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    json_after: str | Unset = UNSET
+    if not isinstance(after, Unset):
+        json_after = after.isoformat()
+    params["after"] = json_after
+
+    params["count"] = count
+
+    params["cron"] = cron
+
+    params["timezone"] = timezone
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/schedule/preview",
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | SchedulePreview | None:
+    if response.status_code == 200:
+        response_200 = SchedulePreview.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 406:
+        response_406 = Error.from_dict(response.json())
+
+        return response_406
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | SchedulePreview]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    after: datetime.datetime | Unset = UNSET,
+    count: int | Unset = 5,
+    cron: str,
+    timezone: str | Unset = "UTC",
+) -> Response[Error | SchedulePreview]:
+    """Preview a cron schedule
+
+     The next runs of a cron schedule in a time zone, and the schedule in plain words.
+
+    Args:
+        after (datetime.datetime | Unset):
+        count (int | Unset):  Default: 5.
+        cron (str):
+        timezone (str | Unset):  Default: 'UTC'.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | SchedulePreview]
+    """
+
+    kwargs = _get_kwargs(
+        after=after,
+        count=count,
+        cron=cron,
+        timezone=timezone,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    after: datetime.datetime | Unset = UNSET,
+    count: int | Unset = 5,
+    cron: str,
+    timezone: str | Unset = "UTC",
+) -> Error | SchedulePreview | None:
+    """Preview a cron schedule
+
+     The next runs of a cron schedule in a time zone, and the schedule in plain words.
+
+    Args:
+        after (datetime.datetime | Unset):
+        count (int | Unset):  Default: 5.
+        cron (str):
+        timezone (str | Unset):  Default: 'UTC'.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | SchedulePreview
+    """
+
+    return sync_detailed(
+        client=client,
+        after=after,
+        count=count,
+        cron=cron,
+        timezone=timezone,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    after: datetime.datetime | Unset = UNSET,
+    count: int | Unset = 5,
+    cron: str,
+    timezone: str | Unset = "UTC",
+) -> Response[Error | SchedulePreview]:
+    """Preview a cron schedule
+
+     The next runs of a cron schedule in a time zone, and the schedule in plain words.
+
+    Args:
+        after (datetime.datetime | Unset):
+        count (int | Unset):  Default: 5.
+        cron (str):
+        timezone (str | Unset):  Default: 'UTC'.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | SchedulePreview]
+    """
+
+    kwargs = _get_kwargs(
+        after=after,
+        count=count,
+        cron=cron,
+        timezone=timezone,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    after: datetime.datetime | Unset = UNSET,
+    count: int | Unset = 5,
+    cron: str,
+    timezone: str | Unset = "UTC",
+) -> Error | SchedulePreview | None:
+    """Preview a cron schedule
+
+     The next runs of a cron schedule in a time zone, and the schedule in plain words.
+
+    Args:
+        after (datetime.datetime | Unset):
+        count (int | Unset):  Default: 5.
+        cron (str):
+        timezone (str | Unset):  Default: 'UTC'.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | SchedulePreview
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            after=after,
+            count=count,
+            cron=cron,
+            timezone=timezone,
+        )
+    ).parsed

@@ -1,0 +1,201 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.pack_install import PackInstall
+from ...types import Response
+
+
+def _get_kwargs(
+    key: str,
+) -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/packs/{key}/install".format(
+            key=quote(str(key), safe=""),
+        ),
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | PackInstall | None:
+    if response.status_code == 200:
+        response_200 = PackInstall.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 201:
+        response_201 = PackInstall.from_dict(response.json())
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 406:
+        response_406 = Error.from_dict(response.json())
+
+        return response_406
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | PackInstall]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    key: str,
+    *,
+    client: AuthenticatedClient,
+) -> Response[Error | PackInstall]:
+    """Install a source pack
+
+    Args:
+        key (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | PackInstall]
+    """
+
+    kwargs = _get_kwargs(
+        key=key,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    key: str,
+    *,
+    client: AuthenticatedClient,
+) -> Error | PackInstall | None:
+    """Install a source pack
+
+    Args:
+        key (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | PackInstall
+    """
+
+    return sync_detailed(
+        key=key,
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    key: str,
+    *,
+    client: AuthenticatedClient,
+) -> Response[Error | PackInstall]:
+    """Install a source pack
+
+    Args:
+        key (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | PackInstall]
+    """
+
+    kwargs = _get_kwargs(
+        key=key,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    key: str,
+    *,
+    client: AuthenticatedClient,
+) -> Error | PackInstall | None:
+    """Install a source pack
+
+    Args:
+        key (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | PackInstall
+    """
+
+    return (
+        await asyncio_detailed(
+            key=key,
+            client=client,
+        )
+    ).parsed

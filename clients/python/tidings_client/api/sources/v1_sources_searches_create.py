@@ -1,0 +1,217 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.add_search_request import AddSearchRequest
+from ...models.error import Error
+from ...models.search_source import SearchSource
+from ...types import Response
+
+
+def _get_kwargs(
+    *,
+    body: AddSearchRequest,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/sources/searches",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | SearchSource | None:
+    if response.status_code == 200:
+        response_200 = SearchSource.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 201:
+        response_201 = SearchSource.from_dict(response.json())
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 406:
+        response_406 = Error.from_dict(response.json())
+
+        return response_406
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | SearchSource]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: AddSearchRequest,
+) -> Response[Error | SearchSource]:
+    """Add a search source
+
+     Nothing is searched now: every run of a subscription that uses this source searches first (refresh
+    mode on_run).
+
+    Args:
+        body (AddSearchRequest): Shape only: the rules (and their messages) are
+            ingest.search.service.clean_search_input.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | SearchSource]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: AddSearchRequest,
+) -> Error | SearchSource | None:
+    """Add a search source
+
+     Nothing is searched now: every run of a subscription that uses this source searches first (refresh
+    mode on_run).
+
+    Args:
+        body (AddSearchRequest): Shape only: the rules (and their messages) are
+            ingest.search.service.clean_search_input.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | SearchSource
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: AddSearchRequest,
+) -> Response[Error | SearchSource]:
+    """Add a search source
+
+     Nothing is searched now: every run of a subscription that uses this source searches first (refresh
+    mode on_run).
+
+    Args:
+        body (AddSearchRequest): Shape only: the rules (and their messages) are
+            ingest.search.service.clean_search_input.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | SearchSource]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: AddSearchRequest,
+) -> Error | SearchSource | None:
+    """Add a search source
+
+     Nothing is searched now: every run of a subscription that uses this source searches first (refresh
+    mode on_run).
+
+    Args:
+        body (AddSearchRequest): Shape only: the rules (and their messages) are
+            ingest.search.service.clean_search_input.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | SearchSource
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+        )
+    ).parsed

@@ -1,0 +1,233 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.subscription import Subscription
+from ...models.subscription_input_request import SubscriptionInputRequest
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    body: SubscriptionInputRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/subscriptions",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | Subscription | None:
+    if response.status_code == 201:
+        response_201 = Subscription.from_dict(response.json())
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 406:
+        response_406 = Error.from_dict(response.json())
+
+        return response_406
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = Error.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | Subscription]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: SubscriptionInputRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[Error | Subscription]:
+    """Create a subscription
+
+    Args:
+        idempotency_key (str | Unset):
+        body (SubscriptionInputRequest): What a client sends to create (POST) or change (PATCH,
+            any subset) a subscription. Only
+            types and sizes are checked here; the rules and their messages are the service's
+            (digests.subscriptions.service.clean_input), shared with the console.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | Subscription]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: SubscriptionInputRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> Error | Subscription | None:
+    """Create a subscription
+
+    Args:
+        idempotency_key (str | Unset):
+        body (SubscriptionInputRequest): What a client sends to create (POST) or change (PATCH,
+            any subset) a subscription. Only
+            types and sizes are checked here; the rules and their messages are the service's
+            (digests.subscriptions.service.clean_input), shared with the console.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | Subscription
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+        idempotency_key=idempotency_key,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: SubscriptionInputRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[Error | Subscription]:
+    """Create a subscription
+
+    Args:
+        idempotency_key (str | Unset):
+        body (SubscriptionInputRequest): What a client sends to create (POST) or change (PATCH,
+            any subset) a subscription. Only
+            types and sizes are checked here; the rules and their messages are the service's
+            (digests.subscriptions.service.clean_input), shared with the console.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | Subscription]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: SubscriptionInputRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> Error | Subscription | None:
+    """Create a subscription
+
+    Args:
+        idempotency_key (str | Unset):
+        body (SubscriptionInputRequest): What a client sends to create (POST) or change (PATCH,
+            any subset) a subscription. Only
+            types and sizes are checked here; the rules and their messages are the service's
+            (digests.subscriptions.service.clean_input), shared with the console.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | Subscription
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+            idempotency_key=idempotency_key,
+        )
+    ).parsed

@@ -1,0 +1,217 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.preview import Preview
+from ...models.subscription_draft_request import SubscriptionDraftRequest
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    body: SubscriptionDraftRequest | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/subscriptions/preview",
+    }
+
+    if not isinstance(body, Unset):
+        _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | Preview | None:
+    if response.status_code == 200:
+        response_200 = Preview.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 406:
+        response_406 = Error.from_dict(response.json())
+
+        return response_406
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | Preview]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: SubscriptionDraftRequest | Unset = UNSET,
+) -> Response[Error | Preview]:
+    """Preview a new subscription
+
+     What a subscription not created yet would deliver now: the same fields as creating
+    one (none required), nothing written, never charged. Interests left empty are derived
+    from the topic, as creating would.
+
+    Args:
+        body (SubscriptionDraftRequest | Unset): The same fields as creating a subscription, none
+            required (a draft to preview).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | Preview]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: SubscriptionDraftRequest | Unset = UNSET,
+) -> Error | Preview | None:
+    """Preview a new subscription
+
+     What a subscription not created yet would deliver now: the same fields as creating
+    one (none required), nothing written, never charged. Interests left empty are derived
+    from the topic, as creating would.
+
+    Args:
+        body (SubscriptionDraftRequest | Unset): The same fields as creating a subscription, none
+            required (a draft to preview).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | Preview
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: SubscriptionDraftRequest | Unset = UNSET,
+) -> Response[Error | Preview]:
+    """Preview a new subscription
+
+     What a subscription not created yet would deliver now: the same fields as creating
+    one (none required), nothing written, never charged. Interests left empty are derived
+    from the topic, as creating would.
+
+    Args:
+        body (SubscriptionDraftRequest | Unset): The same fields as creating a subscription, none
+            required (a draft to preview).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | Preview]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: SubscriptionDraftRequest | Unset = UNSET,
+) -> Error | Preview | None:
+    """Preview a new subscription
+
+     What a subscription not created yet would deliver now: the same fields as creating
+    one (none required), nothing written, never charged. Interests left empty are derived
+    from the topic, as creating would.
+
+    Args:
+        body (SubscriptionDraftRequest | Unset): The same fields as creating a subscription, none
+            required (a draft to preview).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | Preview
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+        )
+    ).parsed

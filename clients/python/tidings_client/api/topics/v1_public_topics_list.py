@@ -1,0 +1,226 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.paginated_topic_list import PaginatedTopicList
+from ...models.public_topics_sort import PublicTopicsSort
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    locale: str | Unset = UNSET,
+    sort: PublicTopicsSort | Unset = PublicTopicsSort.TRENDING,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["cursor"] = cursor
+
+    params["limit"] = limit
+
+    params["locale"] = locale
+
+    json_sort: str | Unset = UNSET
+    if not isinstance(sort, Unset):
+        json_sort = sort.value
+
+    params["sort"] = json_sort
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/public/topics",
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | PaginatedTopicList | None:
+    if response.status_code == 200:
+        response_200 = PaginatedTopicList.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 406:
+        response_406 = Error.from_dict(response.json())
+
+        return response_406
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | PaginatedTopicList]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    locale: str | Unset = UNSET,
+    sort: PublicTopicsSort | Unset = PublicTopicsSort.TRENDING,
+) -> Response[Error | PaginatedTopicList]:
+    """List public topics
+
+    Args:
+        cursor (str | Unset):
+        limit (int | Unset):
+        locale (str | Unset):
+        sort (PublicTopicsSort | Unset):  Default: PublicTopicsSort.TRENDING.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | PaginatedTopicList]
+    """
+
+    kwargs = _get_kwargs(
+        cursor=cursor,
+        limit=limit,
+        locale=locale,
+        sort=sort,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    locale: str | Unset = UNSET,
+    sort: PublicTopicsSort | Unset = PublicTopicsSort.TRENDING,
+) -> Error | PaginatedTopicList | None:
+    """List public topics
+
+    Args:
+        cursor (str | Unset):
+        limit (int | Unset):
+        locale (str | Unset):
+        sort (PublicTopicsSort | Unset):  Default: PublicTopicsSort.TRENDING.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | PaginatedTopicList
+    """
+
+    return sync_detailed(
+        client=client,
+        cursor=cursor,
+        limit=limit,
+        locale=locale,
+        sort=sort,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    locale: str | Unset = UNSET,
+    sort: PublicTopicsSort | Unset = PublicTopicsSort.TRENDING,
+) -> Response[Error | PaginatedTopicList]:
+    """List public topics
+
+    Args:
+        cursor (str | Unset):
+        limit (int | Unset):
+        locale (str | Unset):
+        sort (PublicTopicsSort | Unset):  Default: PublicTopicsSort.TRENDING.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | PaginatedTopicList]
+    """
+
+    kwargs = _get_kwargs(
+        cursor=cursor,
+        limit=limit,
+        locale=locale,
+        sort=sort,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    locale: str | Unset = UNSET,
+    sort: PublicTopicsSort | Unset = PublicTopicsSort.TRENDING,
+) -> Error | PaginatedTopicList | None:
+    """List public topics
+
+    Args:
+        cursor (str | Unset):
+        limit (int | Unset):
+        locale (str | Unset):
+        sort (PublicTopicsSort | Unset):  Default: PublicTopicsSort.TRENDING.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | PaginatedTopicList
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            cursor=cursor,
+            limit=limit,
+            locale=locale,
+            sort=sort,
+        )
+    ).parsed

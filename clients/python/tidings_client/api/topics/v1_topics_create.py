@@ -1,0 +1,237 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.owned_topic import OwnedTopic
+from ...models.publish_request import PublishRequest
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    body: PublishRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/topics",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | OwnedTopic | None:
+    if response.status_code == 201:
+        response_201 = OwnedTopic.from_dict(response.json())
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 406:
+        response_406 = Error.from_dict(response.json())
+
+        return response_406
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = Error.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | OwnedTopic]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: PublishRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[Error | OwnedTopic]:
+    """Publish a topic
+
+     Your topics, and publishing a subscription as a topic.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (PublishRequest): What an owner may change on a topic (PATCH: any subset). Only types
+            and sizes here; the
+            rules and their messages are topics.publishing's, shared with the console.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | OwnedTopic]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: PublishRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> Error | OwnedTopic | None:
+    """Publish a topic
+
+     Your topics, and publishing a subscription as a topic.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (PublishRequest): What an owner may change on a topic (PATCH: any subset). Only types
+            and sizes here; the
+            rules and their messages are topics.publishing's, shared with the console.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | OwnedTopic
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+        idempotency_key=idempotency_key,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: PublishRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[Error | OwnedTopic]:
+    """Publish a topic
+
+     Your topics, and publishing a subscription as a topic.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (PublishRequest): What an owner may change on a topic (PATCH: any subset). Only types
+            and sizes here; the
+            rules and their messages are topics.publishing's, shared with the console.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | OwnedTopic]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: PublishRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> Error | OwnedTopic | None:
+    """Publish a topic
+
+     Your topics, and publishing a subscription as a topic.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (PublishRequest): What an owner may change on a topic (PATCH: any subset). Only types
+            and sizes here; the
+            rules and their messages are topics.publishing's, shared with the console.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | OwnedTopic
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+            idempotency_key=idempotency_key,
+        )
+    ).parsed

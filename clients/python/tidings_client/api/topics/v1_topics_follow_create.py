@@ -1,0 +1,248 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.follow_request import FollowRequest
+from ...models.subscription import Subscription
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    slug: str,
+    *,
+    body: FollowRequest | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/topics/{slug}/follow".format(
+            slug=quote(str(slug), safe=""),
+        ),
+    }
+
+    if not isinstance(body, Unset):
+        _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | Subscription | None:
+    if response.status_code == 200:
+        response_200 = Subscription.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 201:
+        response_201 = Subscription.from_dict(response.json())
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 406:
+        response_406 = Error.from_dict(response.json())
+
+        return response_406
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = Error.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | Subscription]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    slug: str,
+    *,
+    client: AuthenticatedClient,
+    body: FollowRequest | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[Error | Subscription]:
+    """Follow a topic
+
+    Args:
+        slug (str):
+        idempotency_key (str | Unset):
+        body (FollowRequest | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | Subscription]
+    """
+
+    kwargs = _get_kwargs(
+        slug=slug,
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    slug: str,
+    *,
+    client: AuthenticatedClient,
+    body: FollowRequest | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
+) -> Error | Subscription | None:
+    """Follow a topic
+
+    Args:
+        slug (str):
+        idempotency_key (str | Unset):
+        body (FollowRequest | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | Subscription
+    """
+
+    return sync_detailed(
+        slug=slug,
+        client=client,
+        body=body,
+        idempotency_key=idempotency_key,
+    ).parsed
+
+
+async def asyncio_detailed(
+    slug: str,
+    *,
+    client: AuthenticatedClient,
+    body: FollowRequest | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[Error | Subscription]:
+    """Follow a topic
+
+    Args:
+        slug (str):
+        idempotency_key (str | Unset):
+        body (FollowRequest | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | Subscription]
+    """
+
+    kwargs = _get_kwargs(
+        slug=slug,
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    slug: str,
+    *,
+    client: AuthenticatedClient,
+    body: FollowRequest | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
+) -> Error | Subscription | None:
+    """Follow a topic
+
+    Args:
+        slug (str):
+        idempotency_key (str | Unset):
+        body (FollowRequest | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | Subscription
+    """
+
+    return (
+        await asyncio_detailed(
+            slug=slug,
+            client=client,
+            body=body,
+            idempotency_key=idempotency_key,
+        )
+    ).parsed

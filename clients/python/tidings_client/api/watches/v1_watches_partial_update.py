@@ -1,0 +1,236 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.patched_watch_input_request import PatchedWatchInputRequest
+from ...models.v1_watches_partial_update_response_200 import (
+    V1WatchesPartialUpdateResponse200,
+)
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    watch_id: int,
+    *,
+    body: PatchedWatchInputRequest | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "patch",
+        "url": "/api/v1/watches/{watch_id}".format(
+            watch_id=quote(str(watch_id), safe=""),
+        ),
+    }
+
+    if not isinstance(body, Unset):
+        _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | V1WatchesPartialUpdateResponse200 | None:
+    if response.status_code == 200:
+        response_200 = V1WatchesPartialUpdateResponse200.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 406:
+        response_406 = Error.from_dict(response.json())
+
+        return response_406
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | V1WatchesPartialUpdateResponse200]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    watch_id: int,
+    *,
+    client: AuthenticatedClient,
+    body: PatchedWatchInputRequest | Unset = UNSET,
+) -> Response[Error | V1WatchesPartialUpdateResponse200]:
+    """Change a text watch
+
+     Change some of a watch's settings (the fields of POST /api/v1/watches). A new part, address or
+    ignore rule reads the page now and starts a new baseline.
+
+    Args:
+        watch_id (int):
+        body (PatchedWatchInputRequest | Unset): The fields of a text watch; watches/service.py
+            checks the rules between them.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | V1WatchesPartialUpdateResponse200]
+    """
+
+    kwargs = _get_kwargs(
+        watch_id=watch_id,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    watch_id: int,
+    *,
+    client: AuthenticatedClient,
+    body: PatchedWatchInputRequest | Unset = UNSET,
+) -> Error | V1WatchesPartialUpdateResponse200 | None:
+    """Change a text watch
+
+     Change some of a watch's settings (the fields of POST /api/v1/watches). A new part, address or
+    ignore rule reads the page now and starts a new baseline.
+
+    Args:
+        watch_id (int):
+        body (PatchedWatchInputRequest | Unset): The fields of a text watch; watches/service.py
+            checks the rules between them.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | V1WatchesPartialUpdateResponse200
+    """
+
+    return sync_detailed(
+        watch_id=watch_id,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    watch_id: int,
+    *,
+    client: AuthenticatedClient,
+    body: PatchedWatchInputRequest | Unset = UNSET,
+) -> Response[Error | V1WatchesPartialUpdateResponse200]:
+    """Change a text watch
+
+     Change some of a watch's settings (the fields of POST /api/v1/watches). A new part, address or
+    ignore rule reads the page now and starts a new baseline.
+
+    Args:
+        watch_id (int):
+        body (PatchedWatchInputRequest | Unset): The fields of a text watch; watches/service.py
+            checks the rules between them.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | V1WatchesPartialUpdateResponse200]
+    """
+
+    kwargs = _get_kwargs(
+        watch_id=watch_id,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    watch_id: int,
+    *,
+    client: AuthenticatedClient,
+    body: PatchedWatchInputRequest | Unset = UNSET,
+) -> Error | V1WatchesPartialUpdateResponse200 | None:
+    """Change a text watch
+
+     Change some of a watch's settings (the fields of POST /api/v1/watches). A new part, address or
+    ignore rule reads the page now and starts a new baseline.
+
+    Args:
+        watch_id (int):
+        body (PatchedWatchInputRequest | Unset): The fields of a text watch; watches/service.py
+            checks the rules between them.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | V1WatchesPartialUpdateResponse200
+    """
+
+    return (
+        await asyncio_detailed(
+            watch_id=watch_id,
+            client=client,
+            body=body,
+        )
+    ).parsed

@@ -1,0 +1,53 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="AppriseTargetInputRequest")
+
+
+@_attrs_define
+class AppriseTargetInputRequest:
+    """
+    Attributes:
+        url (str): An Apprise URL; never shown back.
+        label (str | Unset):  Default: ''.
+    """
+
+    url: str
+    label: str | Unset = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        url = self.url
+
+        label = self.label
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "url": url,
+            }
+        )
+        if label is not UNSET:
+            field_dict["label"] = label
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        url = d.pop("url")
+
+        label = d.pop("label", UNSET)
+
+        apprise_target_input_request = cls(
+            url=url,
+            label=label,
+        )
+
+        return apprise_target_input_request

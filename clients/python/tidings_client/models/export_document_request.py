@@ -1,0 +1,122 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..models.format_enum import FormatEnum
+from ..models.transfer_scope_enum import TransferScopeEnum
+
+T = TypeVar("T", bound="ExportDocumentRequest")
+
+
+@_attrs_define
+class ExportDocumentRequest:
+    """The document's top level, for the schema; every part is described field by field in
+    inbox/portability/export.schema.json, which the import checks it against.
+
+        Attributes:
+            format_ (FormatEnum): * `tidings-export@1` - tidings-export@1
+            exported_at (datetime.datetime):
+            instance (Any): {url, software}
+            scope (TransferScopeEnum): * `saved` - Saved items only
+                * `saved_recent` - Saved items and recent briefs
+                * `everything` - Everything
+            account (Any): {id, email} on the exporting instance
+            preferences (Any): {ui_locale, timezone, locale_mode}
+            sources (list[Any]):
+            subscriptions (list[Any]):
+            runs (list[Any]): With their items.
+            content_states (list[Any]):
+    """
+
+    format_: FormatEnum
+    exported_at: datetime.datetime
+    instance: Any
+    scope: TransferScopeEnum
+    account: Any
+    preferences: Any
+    sources: list[Any]
+    subscriptions: list[Any]
+    runs: list[Any]
+    content_states: list[Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        format_ = self.format_.value
+
+        exported_at = self.exported_at.isoformat()
+
+        instance = self.instance
+
+        scope = self.scope.value
+
+        account = self.account
+
+        preferences = self.preferences
+
+        sources = self.sources
+
+        subscriptions = self.subscriptions
+
+        runs = self.runs
+
+        content_states = self.content_states
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "format": format_,
+                "exported_at": exported_at,
+                "instance": instance,
+                "scope": scope,
+                "account": account,
+                "preferences": preferences,
+                "sources": sources,
+                "subscriptions": subscriptions,
+                "runs": runs,
+                "content_states": content_states,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        format_ = FormatEnum(d.pop("format"))
+
+        exported_at = datetime.datetime.fromisoformat(d.pop("exported_at"))
+
+        instance = d.pop("instance")
+
+        scope = TransferScopeEnum(d.pop("scope"))
+
+        account = d.pop("account")
+
+        preferences = d.pop("preferences")
+
+        sources = cast(list[Any], d.pop("sources"))
+
+        subscriptions = cast(list[Any], d.pop("subscriptions"))
+
+        runs = cast(list[Any], d.pop("runs"))
+
+        content_states = cast(list[Any], d.pop("content_states"))
+
+        export_document_request = cls(
+            format_=format_,
+            exported_at=exported_at,
+            instance=instance,
+            scope=scope,
+            account=account,
+            preferences=preferences,
+            sources=sources,
+            subscriptions=subscriptions,
+            runs=runs,
+            content_states=content_states,
+        )
+
+        return export_document_request

@@ -1,0 +1,109 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+
+from ..models.visibility_enum import VisibilityEnum
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="PublishRequest")
+
+
+@_attrs_define
+class PublishRequest:
+    """What an owner may change on a topic (PATCH: any subset). Only types and sizes here; the
+    rules and their messages are topics.publishing's, shared with the console.
+
+        Attributes:
+            subscription_id (int): The subscription whose configuration is published.
+            title (str | Unset):
+            description (str | Unset):
+            slug (str | Unset): Empty: made from the title.
+            visibility (VisibilityEnum | Unset): * `public` - Public
+                * `private` - Private
+            cron (str | Unset): Empty: the subscription's.
+            timezone (str | Unset):
+    """
+
+    subscription_id: int
+    title: str | Unset = UNSET
+    description: str | Unset = UNSET
+    slug: str | Unset = UNSET
+    visibility: VisibilityEnum | Unset = UNSET
+    cron: str | Unset = UNSET
+    timezone: str | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        subscription_id = self.subscription_id
+
+        title = self.title
+
+        description = self.description
+
+        slug = self.slug
+
+        visibility: str | Unset = UNSET
+        if not isinstance(self.visibility, Unset):
+            visibility = self.visibility.value
+
+        cron = self.cron
+
+        timezone = self.timezone
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "subscription_id": subscription_id,
+            }
+        )
+        if title is not UNSET:
+            field_dict["title"] = title
+        if description is not UNSET:
+            field_dict["description"] = description
+        if slug is not UNSET:
+            field_dict["slug"] = slug
+        if visibility is not UNSET:
+            field_dict["visibility"] = visibility
+        if cron is not UNSET:
+            field_dict["cron"] = cron
+        if timezone is not UNSET:
+            field_dict["timezone"] = timezone
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        subscription_id = d.pop("subscription_id")
+
+        title = d.pop("title", UNSET)
+
+        description = d.pop("description", UNSET)
+
+        slug = d.pop("slug", UNSET)
+
+        _visibility = d.pop("visibility", UNSET)
+        visibility: VisibilityEnum | Unset
+        if isinstance(_visibility, Unset):
+            visibility = UNSET
+        else:
+            visibility = VisibilityEnum(_visibility)
+
+        cron = d.pop("cron", UNSET)
+
+        timezone = d.pop("timezone", UNSET)
+
+        publish_request = cls(
+            subscription_id=subscription_id,
+            title=title,
+            description=description,
+            slug=slug,
+            visibility=visibility,
+            cron=cron,
+            timezone=timezone,
+        )
+
+        return publish_request

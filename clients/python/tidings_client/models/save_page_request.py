@@ -1,0 +1,72 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="SavePageRequest")
+
+
+@_attrs_define
+class SavePageRequest:
+    """
+    Attributes:
+        url (str): The page to save.
+        when (str | Unset): When to deliver it, in your time zone: "tomorrow 08:00", "today 18:30", "08:00", "in 3
+            hours" or "2026-12-24 08:00". Default: 'tomorrow 08:00'.
+        deliver_at (str | Unset): An exact ISO 8601 time with a UTC offset; overrides `when`. Default: ''.
+        name (str | Unset): Defaults to the page's title. Default: ''.
+    """
+
+    url: str
+    when: str | Unset = "tomorrow 08:00"
+    deliver_at: str | Unset = ""
+    name: str | Unset = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        url = self.url
+
+        when = self.when
+
+        deliver_at = self.deliver_at
+
+        name = self.name
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "url": url,
+            }
+        )
+        if when is not UNSET:
+            field_dict["when"] = when
+        if deliver_at is not UNSET:
+            field_dict["deliver_at"] = deliver_at
+        if name is not UNSET:
+            field_dict["name"] = name
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        url = d.pop("url")
+
+        when = d.pop("when", UNSET)
+
+        deliver_at = d.pop("deliver_at", UNSET)
+
+        name = d.pop("name", UNSET)
+
+        save_page_request = cls(
+            url=url,
+            when=when,
+            deliver_at=deliver_at,
+            name=name,
+        )
+
+        return save_page_request

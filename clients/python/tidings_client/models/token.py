@@ -1,0 +1,134 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.token_scope_enum import TokenScopeEnum
+
+T = TypeVar("T", bound="Token")
+
+
+@_attrs_define
+class Token:
+    """Every field is read-only: the schema then lists each as present in the answer
+    (required) and never offers it as input — except those named in `answered_sometimes`,
+    which an answer may leave out (documented as optional).
+
+        Attributes:
+            id (int):
+            name (str):
+            scope (TokenScopeEnum): * `write` - Read and write
+                * `read` - Read only
+                * `reader` - Reading apps (Google Reader, Fever)
+            prefix (str):
+            created_at (datetime.datetime):
+            last_used_at (datetime.datetime | None):
+            current (bool): The token this request used.
+    """
+
+    id: int
+    name: str
+    scope: TokenScopeEnum
+    prefix: str
+    created_at: datetime.datetime
+    last_used_at: datetime.datetime | None
+    current: bool
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        id = self.id
+
+        name = self.name
+
+        scope = self.scope.value
+
+        prefix = self.prefix
+
+        created_at = self.created_at.isoformat()
+
+        last_used_at: None | str
+        if isinstance(self.last_used_at, datetime.datetime):
+            last_used_at = self.last_used_at.isoformat()
+        else:
+            last_used_at = self.last_used_at
+
+        current = self.current
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "id": id,
+                "name": name,
+                "scope": scope,
+                "prefix": prefix,
+                "created_at": created_at,
+                "last_used_at": last_used_at,
+                "current": current,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        name = d.pop("name")
+
+        scope = TokenScopeEnum(d.pop("scope"))
+
+        prefix = d.pop("prefix")
+
+        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+
+        def _parse_last_used_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                last_used_at_type_0 = datetime.datetime.fromisoformat(data)
+
+                return last_used_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        last_used_at = _parse_last_used_at(d.pop("last_used_at"))
+
+        current = d.pop("current")
+
+        token = cls(
+            id=id,
+            name=name,
+            scope=scope,
+            prefix=prefix,
+            created_at=created_at,
+            last_used_at=last_used_at,
+            current=current,
+        )
+
+        token.additional_properties = d
+        return token
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
