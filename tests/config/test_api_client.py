@@ -43,6 +43,7 @@ from tidings_client.models import (
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(300)  # the schema and the generator: about 25 s alone, more on a busy CI
 def test_the_checked_in_client_is_what_the_schema_generates(db, tmp_path):
     fresh = api_client.generate_fresh(tmp_path)
     report = api_client.stale_report(fresh, api_client.CLIENT_DIR)

@@ -73,6 +73,7 @@ def check_run(command: list[str], env: dict, user) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(240)  # a program of a dozen requests in a process of its own
 def test_the_python_program_of_the_page_runs_as_it_says(reader, tmp_path):
     user, env = reader
     script = tmp_path / "client.py"
@@ -82,6 +83,7 @@ def test_the_python_program_of_the_page_runs_as_it_says(reader, tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(240)  # a program of a dozen requests in a process of its own
 def test_the_javascript_program_of_the_page_runs_as_it_says(reader, tmp_path):
     node = shutil.which("node")
     if node is None:
