@@ -5,12 +5,14 @@ with an Idempotency-Key) and deleted, /me, and refusals as typed errors with the
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from config.api.enum_names import VARNAMES, name_colliding_enum_values
 from digests.models import Subscription as Subscription_
 from inbox.tokens import issue_token
 from tests import api_client
@@ -142,3 +144,69 @@ def test_the_generated_client_against_a_live_server(live_server, now):
     anonymous = v1_me_retrieve.sync_detailed(client=Client(base_url=live_server.url))
     assert anonymous.status_code == 401
     assert anonymous.parsed.error.code == ErrorCode.NOT_AUTHENTICATED
+
+
+ZONES = ["Etc/GMT", "Etc/GMT+1", "Etc/GMT-1", "GMT+0", "GMT-0", "GMT0", "America/Port-au-Prince"]
+ZONE_NAMES = [
+    "ETC_GMT",
+    "ETC_GMT_PLUS_1",
+    "ETC_GMT_MINUS_1",
+    "GMT_PLUS_0",
+    "GMT_MINUS_0",
+    "GMT0",
+    "AMERICA_PORT_AU_PRINCE",
+]
+
+
+def zone_schema() -> dict:
+    zone = {"type": "string", "enum": list(ZONES)}
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "Zones", "version": "1"},
+        "paths": {
+            "/zones": {
+                "get": {
+                    "operationId": "zones",
+                    "parameters": [{"name": "zone", "in": "query", "schema": dict(zone)}],
+                    "responses": {
+                        "200": {
+                            "description": "A zone.",
+                            "content": {
+                                "application/json": {
+                                    "schema": {"$ref": "#/components/schemas/TimezoneEnum"}
+                                }
+                            },
+                        }
+                    },
+                }
+            }
+        },
+        "components": {
+            "schemas": {
+                "TimezoneEnum": zone,
+                "ActionEnum": {"type": "string", "enum": ["read", "not_interested"]},
+            }
+        },
+    }
+
+
+def test_enum_values_a_client_would_confuse_are_given_distinct_names():
+    schema = name_colliding_enum_values(zone_schema(), None, None, None)
+    components = schema["components"]["schemas"]
+    assert components["TimezoneEnum"][VARNAMES] == ZONE_NAMES
+    parameter = schema["paths"]["/zones"]["get"]["parameters"][0]["schema"]
+    assert parameter[VARNAMES] == ZONE_NAMES
+    # Values that stay distinct keep the names the generator gives them.
+    assert VARNAMES not in components["ActionEnum"]
+
+
+@pytest.mark.slow
+def test_the_generator_names_every_zone_once_the_schema_names_them(tmp_path):
+    # Without the names openapi-python-client stops ("Duplicate key GMT0"), or keeps one of
+    # Etc/GMT+1 and Etc/GMT-1 and refuses the other in an answer.
+    document = tmp_path / "zones.json"
+    document.write_text(json.dumps(name_colliding_enum_values(zone_schema(), None, None, None)))
+    api_client.generate(document, tmp_path / "out")
+    enum = (tmp_path / "out/tidings_client/models/timezone_enum.py").read_text()
+    for name, value in zip(ZONE_NAMES, ZONES, strict=True):
+        assert f'    {name} = "{value}"\n' in enum
