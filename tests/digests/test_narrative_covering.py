@@ -212,3 +212,28 @@ def test_lookup_tells_a_missing_key_from_one_being_computed(now):
     # A claim whose lease ran out is nobody's: a looser level may answer.
     later = now + timedelta(minutes=5)
     assert combination_cache.lookup("narrative", pending.key, now=later) == (None, False)
+
+
+def test_a_brief_whose_own_narrative_is_being_written_waits_for_it(fake, now, monkeypatch):
+    # The pack's narrative covers this brief, but another worker is writing the brief's own:
+    # that one is awaited, not replaced by the covering one.
+    plus_one = [*PACK[:13], story(99), *PACK[13:19]]
+    write(plus_one, now)
+    own = CombinationCacheEntry.objects.get(group__gt="")  # the brief's own item set
+    write(PACK, now)
+    CombinationCacheEntry.objects.filter(pk=own.pk).update(
+        state="pending",
+        value={"claim": "another-worker"},
+        lease_expires_at=now + timedelta(minutes=1),
+    )
+
+    def finish(_seconds):
+        CombinationCacheEntry.objects.filter(pk=own.pk).update(
+            state="ready", value={"markdown": "Written by the other worker.", "model": "m"}
+        )
+
+    monkeypatch.setattr(combination_cache.time, "sleep", finish)
+    narrative = write(plus_one, now)
+    assert narrative.cache_level == "item set"
+    assert body(narrative) == "Written by the other worker."
+    assert len(fake.requests_for("write_narrative")) == 2
