@@ -379,6 +379,9 @@ class CombinationCacheEntry(LeasedWork):
     created_at = models.DateTimeField()
     last_hit_at = models.DateTimeField(null=True, blank=True)
     expires_at = models.DateTimeField(db_index=True)
+    # Entries whose values can stand in for one another's requests when their inputs cover
+    # the request's (a narrative: the same lead story, options and day); "" for none.
+    group = models.CharField(max_length=64, blank=True, default="", db_index=True)
 
     class Meta:
         verbose_name_plural = "combination cache entries"

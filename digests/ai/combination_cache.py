@@ -178,13 +178,17 @@ def get_or_compute(
     now: datetime,
     inputs_desc: dict | None = None,
     ttl: timedelta | None = None,
+    group: str = "",
 ) -> CacheResult:
     """The cached value for `key`, or `compute()`'s, stored for the others (see the module
-    docstring for the waiting and failure rules and the transaction requirement)."""
+    docstring for the waiting and failure rules and the transaction requirement). `group`
+    files the entry for `lookup_covering` (with its items' digests in `inputs_desc`)."""
     _check_kind(kind)
     if not _KEY_PATTERN.fullmatch(key or ""):
         raise ValueError("key: a sha256 hex digest from combination_key().")
-    claim = _Claim(kind, key, now, inputs_desc or {}, ttl or ttl_for(kind))
+    if group and not _KEY_PATTERN.fullmatch(group):
+        raise ValueError("group: a sha256 hex digest from combination_key().")
+    claim = _Claim(kind, key, now, inputs_desc or {}, ttl or ttl_for(kind), group)
     lease = _lease()
     started = time.monotonic()
     watched, watched_since, delay = None, 0.0, POLL_FIRST
@@ -237,6 +241,7 @@ class _Claim:
     now: datetime
     inputs: dict
     ttl: timedelta
+    group: str = ""
     pk: int | None = None
 
     def _pending_fields(self, token: str) -> dict:
@@ -245,6 +250,7 @@ class _Claim:
             "state": Entry.State.PENDING,
             "value": {"claim": token},
             "inputs": self.inputs,
+            "group": self.group,
             "input_tokens": 0,
             "output_tokens": 0,
             "hits": 0,
@@ -350,6 +356,68 @@ def _count(kind: str, **increments: int) -> None:
     if not counters.update(**changes):
         CombinationCacheCounter.objects.get_or_create(kind=kind)
         counters.update(**changes)
+
+
+def lookup(kind: str, key: str, *, now: datetime) -> tuple[CacheResult | None, bool]:
+    """(the ready value stored under `key`, counted as a hit, or None; whether another request
+    is computing it right now). A None is not counted: the caller goes on — to a looser level
+    when nobody is computing this key, else straight to `get_or_compute`, which waits and
+    counts."""
+    _check_kind(kind)
+    if not _KEY_PATTERN.fullmatch(key or ""):
+        raise ValueError("key: a sha256 hex digest from combination_key().")
+    entry = Entry.objects.filter(key=key).first()
+    if entry is None:
+        return None, False
+    if entry.state == Entry.State.READY and entry.expires_at > now:
+        _record_hit(entry, now)
+        value = CacheResult(entry.value, True, key, entry.input_tokens, entry.output_tokens)
+        return value, False
+    return None, entry.state == Entry.State.PENDING and _claim_alive(entry, now, _lease())
+
+
+# --- Covering: a value made from items the request has ----------------------------------
+
+# How many of a group's entries a covering lookup reads (the most used first).
+COVER_CANDIDATES = 50
+
+
+def lookup_covering(
+    kind: str,
+    group: str,
+    *,
+    have: Iterable[str],
+    wanted: list[str],
+    min_covered: int,
+    now: datetime,
+) -> CacheResult | None:
+    """A ready entry of `group` made only from items the request has, standing in for its own.
+
+    `have` holds the digests of every item the reader gets, `wanted` those the request would
+    be made from. An entry qualifies only when every item it was made from (its
+    `inputs["item_digests"]`) is in `have` — so nothing in it speaks of an item the reader did
+    not get — and it covers at least `min_covered` of `wanted`. The best covering entry wins
+    (then the most used). Counts a hit like any hit; None (not counted) when none qualifies.
+    One query."""
+    _check_kind(kind)
+    if not _KEY_PATTERN.fullmatch(group or ""):
+        raise ValueError("group: a sha256 hex digest from combination_key().")
+    have, wanted_set = set(have), set(wanted)
+    best, best_covered = None, -1
+    candidates = Entry.objects.filter(
+        group=group, kind=kind, state=Entry.State.READY, expires_at__gt=now
+    ).order_by("-hits", "created_at")[:COVER_CANDIDATES]
+    for entry in candidates:
+        made_from = entry.inputs.get("item_digests")
+        if not made_from or not isinstance(made_from, list) or not set(made_from) <= have:
+            continue
+        covered = len(wanted_set.intersection(made_from))
+        if covered >= min_covered and covered > best_covered:
+            best, best_covered = entry, covered
+    if best is None:
+        return None
+    _record_hit(best, now)
+    return CacheResult(best.value, True, best.key, best.input_tokens, best.output_tokens, False)
 
 
 # --- The first level: a source set in a period --------------------------------------------

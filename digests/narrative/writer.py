@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import math
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
@@ -36,6 +37,10 @@ logger = logging.getLogger(__name__)
 
 MAX_NARRATIVE_CHARS = 5000
 ITEMS_SENT = 15  # the narrative is about the top stories; Sources still lists every item
+# A narrative cached for another brief with the same lead, options and day serves this one when
+# it was written only from items this brief has and covers at least this share of the items
+# this brief's narrative would be written from (12 of 15). The rest still appear in Sources.
+COVER_MIN_SHARE = 0.8
 TOOL_NAME = "write_narrative"
 TOOL_DESCRIPTION = "Record the digest's overview as Markdown, with a few highlights."
 SCHEMA = {
@@ -80,6 +85,8 @@ class Narrative:
     markdown: str
     generator: str  # "template", the model's name, or "" when there is nothing to say
     cache_hit: bool = False
+    # Which level of the cache answered: "source set", "item set", "covering", or "" (a call).
+    cache_level: str = ""
 
 
 def tone_words(tone: str) -> str:
@@ -201,7 +208,7 @@ def write_narrative(
     locale = normalize_locale(locale)
     if llm.is_configured():
         try:
-            body, model, hit = _model_body(
+            body, model, level = _model_body(
                 items,
                 locale=locale,
                 tone=tone,
@@ -211,7 +218,7 @@ def write_narrative(
                 combination=combination,
             )
             markdown = f"{body}\n\n{sources_block([i.as_dict() for i in items], locale)}"
-            return Narrative(markdown, model[:64], cache_hit=hit)
+            return Narrative(markdown, model[:64], cache_hit=bool(level), cache_level=level)
         except llm.LLMError as exc:
             logger.warning("narrative: %s; using the template", exc)
         except Exception:
@@ -225,9 +232,20 @@ def _digest(*parts: str) -> str:
     return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:16]
 
 
+def fingerprint(item) -> str:
+    """What the cache knows an item sent to the model by: its URL hash, its content hash and a
+    digest of the title and summary the model reads (any change is another item)."""
+    return f"{item.canonical_url_hash}:{item.content_hash}:{_digest(item.title, item.summary)}"
+
+
+def min_covered(sent_count: int) -> int:
+    return math.ceil(COVER_MIN_SHARE * sent_count)
+
+
 def _model_body(
     items, *, locale, tone, now, run_id, deadline, combination=None
-) -> tuple[str, str, bool]:
+) -> tuple[str, str, str]:
+    """(body, model, the cache level that answered or "" for a call)."""
     prompt = prompts.load("narrative")
     sent = items[:ITEMS_SENT]
     length, words = length_for(len(items))
@@ -259,7 +277,9 @@ def _model_body(
     )
 
     def check(data: dict) -> dict:
-        data["narrative_markdown"] = clean_narrative(data["narrative_markdown"], items)
+        # Links only to the items the model was given: the value may serve another brief
+        # that has these items (and not necessarily this one's others).
+        data["narrative_markdown"] = clean_narrative(data["narrative_markdown"], sent)
         return data
 
     def compute():
@@ -267,10 +287,6 @@ def _model_body(
         value = {"markdown": result.data["narrative_markdown"], "model": result.model}
         return value, result.input_tokens, result.output_tokens
 
-    day = datetime.combine(now.astimezone(UTC).date(), time.min, tzinfo=UTC)
-    fingerprints = [
-        f"{i.canonical_url_hash}:{i.content_hash}:{_digest(i.title, i.summary)}" for i in sent
-    ]
     options = {
         "locale": locale,
         "length": length,
@@ -279,6 +295,44 @@ def _model_body(
         "model": model,
         "lead": sent[0].canonical_url_hash,
     }
+    result, level = cached_narrative(
+        items,
+        options=options,
+        compute=compute,
+        now=now,
+        combination=combination,
+        inputs_desc={"locale": locale, "tone": tone_text, "length": length},
+    )
+    return result.value["markdown"], result.value.get("model") or model, level
+
+
+def cached_narrative(
+    items,
+    *,
+    options: dict,
+    compute: combination_cache.Compute,
+    now: datetime,
+    combination: Combination | None = None,
+    inputs_desc: dict | None = None,
+) -> tuple[combination_cache.CacheResult, str]:
+    """The combination cache's answer for a narrative written from `items[:ITEMS_SENT]` (lead
+    first) with `options` (locale, length, tone, prompt version, model, lead), or `compute()`'s
+    (stored for the others); and which level answered ("" for a call):
+
+    1. "source set" (seed 002, with a `combination`): the subscription's source-set hash, the
+       options and its digest period — only when written for exactly these items.
+    2. "item set": exactly these items in the UTC day.
+    3. "covering": another brief's narrative with the same lead, options and day, written only
+       from items this brief has (`items`, all of them — the narrative never speaks of an item
+       the reader did not get) and covering at least COVER_MIN_SHARE of the items it would be
+       written from. The items it leaves out are still in the brief and its Sources. Asked
+       only when nobody is computing this exact item set (then its result is awaited).
+    4. Otherwise one call under the item-set key (single flight), filed under the lead's group.
+    """
+    sent = items[:ITEMS_SENT]
+    fingerprints = [fingerprint(i) for i in sent]
+    day = datetime.combine(now.astimezone(UTC).date(), time.min, tzinfo=UTC)
+    window = (day, day + timedelta(days=1))
     first_key = None
     if combination is not None and combination.source_set_hash:
         # Level one (seed 002): the source set, the options and the digest type's period.
@@ -290,21 +344,39 @@ def _model_body(
         )
         found = combination_cache.lookup_first_level(first_key, fingerprints, now=now)
         if found is not None:
-            return found.value["markdown"], found.value.get("model") or model, True
-    # Level two: the item set in the UTC day.
+            return found, "source set"
     key = combination_cache.combination_key(
-        "narrative",
-        inputs=fingerprints,
-        options=options,
-        window=(day, day + timedelta(days=1)),
+        "narrative", inputs=fingerprints, options=options, window=window
     )
-    result = combination_cache.get_or_compute(
-        "narrative",
-        key,
-        compute,
-        now=now,
-        inputs_desc={"items": len(sent), "locale": locale, "tone": tone_text, "length": length},
+    group = combination_cache.combination_key(
+        "narrative", inputs=[f"lead:{fingerprints[0]}"], options=options, window=window
     )
+    level = "item set"
+    result, computing = combination_cache.lookup("narrative", key, now=now)
+    if result is None and not computing:
+        level = "covering"
+        result = combination_cache.lookup_covering(
+            "narrative",
+            group,
+            have=[_digest(fingerprint(i)) for i in items],
+            wanted=[_digest(f) for f in fingerprints],
+            min_covered=min_covered(len(sent)),
+            now=now,
+        )
+    if result is None:
+        result = combination_cache.get_or_compute(
+            "narrative",
+            key,
+            compute,
+            now=now,
+            group=group,
+            inputs_desc={
+                **(inputs_desc or {}),
+                "items": len(sent),
+                "item_digests": sorted(_digest(f) for f in fingerprints),
+            },
+        )
+        level = "item set" if result.hit else ""
     if first_key is not None:
         combination_cache.remember_first_level(
             "narrative",
@@ -319,4 +391,4 @@ def _model_body(
                 "items": len(sent),
             },
         )
-    return result.value["markdown"], result.value.get("model") or model, result.hit
+    return result, level

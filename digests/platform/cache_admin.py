@@ -93,6 +93,7 @@ class CombinationCacheEntryAdmin(admin.ModelAdmin):
         "state",
         "value",
         "inputs",
+        "group",
         "input_tokens",
         "output_tokens",
         "hits",
