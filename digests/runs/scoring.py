@@ -51,7 +51,7 @@ from types import MappingProxyType
 # Impact is a content-level score (SPEC §4.7): its one formula, freshness included, lives with
 # the stored parts in ingest/text/scores.py.
 from ingest.text.scores import impact_at as impact  # noqa: F401
-from ingest.text.segment import CJK_CHAR, match_words, segment
+from ingest.text.segment import CJK_CHAR, chinese_word_ends, match_words
 from ingest.text.terms import clean_term, fold, term_form
 from ingest.text.word_lists import word_list
 
@@ -339,8 +339,8 @@ class _Matcher:
             _EDGE_CHAR.match(f) for f in cjk_forms
         )
         self.checked_start = frozenset(latin) if checkable else None
-        # Chinese and Japanese forms (not Korean: its segmenter knows no compounds).
-        self.modifiers = frozenset(f for f in cjk_forms if _HAN_OR_KANA.search(f))
+        # Forms written in Chinese characters: checked in Chinese text (`_modifies`).
+        self.modifiers = frozenset(f for f in cjk_forms if _HAN.search(f))
         start = "" if self.checked_start is not None else f"(?<!{_EDGE})"
         words = "|".join(map(re.escape, latin))
         alternatives = [f"{start}(?:{words})(?!{_EDGE})" if latin else "", cjk]
@@ -380,9 +380,9 @@ class _Matcher:
         the text, as the segmenter cuts it, that the query's words do not go on to spell:
         those languages put the head of a word last, so 自动 (automatic) of 自动化
         (automation) or 数据 (data) of 数据库 (database) names something else, while 电池
-        (battery) at the end of 动力电池 (traction battery) is still a battery. (Japanese
-        words are UniDic's short units, 自動 + 化, so this seldom applies to Japanese.)"""
-        end = _word_ends(text).get(at)
+        (battery) at the end of 动力电池 (traction battery) is still a battery. Not in
+        Japanese text, whose words are UniDic's short units (自動 + 化)."""
+        end = chinese_word_ends(text).get(at)
         if end is None or end <= at + len(form):
             return False
         rest = text[at + len(form) : end]
@@ -390,20 +390,7 @@ class _Matcher:
 
 
 _NONE: Mapping[str, int] = MappingProxyType({})
-_HAN_OR_KANA = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-
-
-@lru_cache(maxsize=4096)
-def _word_ends(text: str) -> dict[int, int]:
-    """Where each word of `text` (ingest/text/segment.py) starts, and where it ends."""
-    ends: dict[int, int] = {}
-    position = 0
-    for word in segment(text):
-        start = text.find(word.text, position)
-        if start < 0:
-            continue
-        position = ends[start] = start + len(word.text)
-    return ends
+_HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
 def _length(text: str) -> int:
