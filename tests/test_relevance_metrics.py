@@ -99,8 +99,11 @@ def test_means_leave_out_missing_figures_and_percentiles_interpolate():
 
 def test_every_cjk_judgment_names_an_item_of_the_multilingual_pool():
     data = Path(__file__).parent / "bench" / "topics_data"
-    feed = json.loads((data / "multilingual_feed.json").read_text("utf-8"))
-    slugs = {item["url"].rstrip("/").rsplit("/", 1)[-1] for item in feed["items"]}
+    slugs = set()
+    for name in ("multilingual_feed.json", "relevance_cjk_feed.json"):
+        feed = json.loads((data / name).read_text("utf-8"))
+        slugs |= {item["url"].rstrip("/").rsplit("/", 1)[-1] for item in feed["items"]}
+    assert len(slugs) == 60  # two files, no item twice
     spec = json.loads((data / "relevance_cjk.json").read_text("utf-8"))
 
     assert len(spec["topics"]) >= 10

@@ -51,7 +51,7 @@ from types import MappingProxyType
 # Impact is a content-level score (SPEC §4.7): its one formula, freshness included, lives with
 # the stored parts in ingest/text/scores.py.
 from ingest.text.scores import impact_at as impact  # noqa: F401
-from ingest.text.segment import CJK_CHAR, match_words
+from ingest.text.segment import CJK_CHAR, chinese_word_ends, match_words
 from ingest.text.terms import clean_term, fold, term_form
 from ingest.text.word_lists import word_list
 
@@ -339,6 +339,8 @@ class _Matcher:
             _EDGE_CHAR.match(f) for f in cjk_forms
         )
         self.checked_start = frozenset(latin) if checkable else None
+        # Forms written in Chinese characters: checked in Chinese text (`_modifies`).
+        self.modifiers = frozenset(f for f in cjk_forms if _HAN.search(f))
         start = "" if self.checked_start is not None else f"(?<!{_EDGE})"
         words = "|".join(map(re.escape, latin))
         alternatives = [f"{start}(?:{words})(?!{_EDGE})" if latin else "", cjk]
@@ -353,8 +355,8 @@ class _Matcher:
         ):
             return _NONE
         found: dict[str, int] = {}
-        key_of, checked_start = self.key_of, self.checked_start
-        if checked_start is None:
+        key_of, checked_start, modifiers = self.key_of, self.checked_start, self.modifiers
+        if checked_start is None and not modifiers:
             for form in self.pattern.findall(text):
                 key = key_of[form]
                 found[key] = found.get(key, 0) + 1
@@ -362,14 +364,33 @@ class _Matcher:
         for match in self.pattern.finditer(text):
             form = match.group()
             at = match.start()
-            if form in checked_start and at and _EDGE_CHAR.match(text, at - 1):
+            if checked_start is None:
+                if modifiers and form in modifiers and self._modifies(text, at, form):
+                    continue
+            elif form in checked_start and at and _EDGE_CHAR.match(text, at - 1):
                 continue  # inside a word
+            elif form in modifiers and self._modifies(text, at, form):
+                continue
             key = key_of[form]
             found[key] = found.get(key, 0) + 1
         return found
 
+    def _modifies(self, text: str, at: int, form: str) -> bool:
+        """Whether a Chinese or Japanese `form` found at `at` only begins a longer word of
+        the text, as the segmenter cuts it, that the query's words do not go on to spell:
+        those languages put the head of a word last, so 自动 (automatic) of 自动化
+        (automation) or 数据 (data) of 数据库 (database) names something else, while 电池
+        (battery) at the end of 动力电池 (traction battery) is still a battery. Not in
+        Japanese text, whose words are UniDic's short units (自動 + 化)."""
+        end = chinese_word_ends(text).get(at)
+        if end is None or end <= at + len(form):
+            return False
+        rest = text[at + len(form) : end]
+        return not any(rest.startswith(other) for other in self.modifiers)
+
 
 _NONE: Mapping[str, int] = MappingProxyType({})
+_HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
 def _length(text: str) -> int:

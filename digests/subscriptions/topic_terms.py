@@ -20,7 +20,9 @@ that can occur as written in an article:
   Latin runs written together stay one term (大規模言語モデル, 生成AI); filler (最新, 動向)
   is cut out as in Chinese.
 - Korean: words are separated by spaces; a particle is stripped from the end of a word
-  (반도체를 → 반도체) and two neighbouring words are also kept as a phrase (전기차 배터리).
+  (반도체를 → 반도체) and ends a phrase, which is kept as an English one is: as written, its
+  two-word pieces when longer, and without a generic head (반도체 산업 → 반도체); a word of a
+  longer phrase is no interest alone (모델 of 대형 언어 모델 would find 모델하우스).
 
 Word lists are in digests/subscriptions/topic_words/ (see its README).
 """
@@ -244,6 +246,25 @@ def _cjk_word(text: str, *, japanese: bool, terms: _Terms) -> None:
                     terms.add(word)
 
 
+def _korean_phrase(words: list[str], terms: _Terms) -> None:
+    """A Korean noun phrase as an English one (`_latin_phrase`): Korean puts spaces between
+    its words, so a word alone is no more an interest than "database" of "open-source
+    database" is; the phrase as written, its two-word pieces when long, and what is left
+    without a generic head (반도체 산업 → 반도체)."""
+    if not words:
+        return
+    if len(words) <= LONG_PHRASE_WORDS:
+        terms.add(" ".join(words))
+    if len(words) >= 3:
+        for left, right in pairwise(words):
+            terms.add(f"{left} {right}")
+    core = list(words)
+    while core and core[-1] in _words("ko_generic.txt"):
+        core.pop()
+    if core and len(core) < len(words) and len(core) <= LONG_PHRASE_WORDS:
+        terms.add(" ".join(core))
+
+
 def _korean_word(word: str) -> tuple[str, bool]:
     """The word without its particle ("" for filler), and whether a particle ended it: a
     particle closes a noun phrase (반도체와 인공지능 are two terms, not one)."""
@@ -295,10 +316,7 @@ def extract_terms(topic: str) -> list[str]:
 
     def end_phrases() -> None:
         end_latin()
-        for left, right in pairwise(korean):
-            terms.add(f"{left} {right}")
-        for word in korean:
-            terms.add(word)
+        _korean_phrase(korean, terms)
         korean.clear()
 
     index = 0

@@ -155,6 +155,22 @@ def _other_words(text: str, *, japanese: bool) -> list[Word]:
     return words
 
 
+@lru_cache(maxsize=4096)
+def chinese_word_ends(text: str) -> dict[int, int]:
+    """Where each word of a Chinese `text` starts, and where it ends: jieba's cut without the
+    parts of speech `segment` asks for (about 3 µs for a 30-character summary instead of
+    250). Empty for text with kana or Hangul: Japanese words are UniDic's short units
+    (自動 + 化), Korean ones are cut by rule."""
+    if _KANA_CHAR.search(text) or _HANGUL_RUN.search(text):
+        return {}
+    ends: dict[int, int] = {}
+    position = 0
+    for piece in _chinese().cut(text):
+        ends[position] = position + len(piece)
+        position += len(piece)
+    return ends
+
+
 def match_words(term: str, *, japanese: bool | None = None) -> tuple[str, ...]:
     """The words a CJK term is matched by, in order: its content words of two characters or
     more (one character alone — 大, 车, 業 — says too little, and is found inside every word

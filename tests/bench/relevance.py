@@ -8,9 +8,10 @@ Data, two parts, each its own pool:
   who never saw Tidings; its README says how it was made). Without it this part is skipped
   (and said so); the CJK part still runs.
 - `cjk`: the 36 hand-written Chinese, Japanese and Korean items of the `topics` benchmark
-  (topics_data/multilingual_feed.json) and 15 topics of our own (topics_data/relevance_cjk.json),
-  every item judged for every topic. Written by the project, not by blind assessors: a
-  smoke alarm for CJK, not a collection to tune on.
+  (topics_data/multilingual_feed.json), 24 more written for this part (relevance_cjk_feed.json:
+  more same-language items per topic, and near misses that share a word with one) and 15 topics
+  of our own (topics_data/relevance_cjk.json), every item judged for every topic. Written by
+  the project, not by blind assessors: a smoke alarm for CJK, not a collection to tune on.
 
 Sizes (tests/bench/sizes.py): `full` ingests every feed file of the corpus (8,715 items in
 the collection) and evaluates every topic; `small` takes the five topics whose judged items
@@ -76,6 +77,9 @@ from tests.digests.fake_anthropic import FakeAnthropic, quiet_client_logs
 
 COLLECTION = SHARED_FEEDS.parent / "relevance"
 CJK_FEED = Path(__file__).parent / "topics_data" / "multilingual_feed.json"
+# More items for the CJK part only (not in the `topics` benchmark's pool): further same-language
+# items for each topic and near misses that share a word with one.
+CJK_MORE = Path(__file__).parent / "topics_data" / "relevance_cjk_feed.json"
 CJK_TOPICS = Path(__file__).parent / "topics_data" / "relevance_cjk.json"
 # Fixed, so a run never depends on the wall clock; the corpus's own dates are years old.
 NOW = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)
@@ -335,7 +339,7 @@ def _cjk_part() -> Part:
     Source.objects.all().delete()
     spec = json.loads(CJK_TOPICS.read_text("utf-8"))
     started = time.perf_counter()
-    failed = _ingest([CJK_FEED])
+    failed = _ingest([CJK_FEED, CJK_MORE])
     _spread_over_six_days()
     analyze()  # the steady state autovacuum reaches after a bulk load
     load_seconds = time.perf_counter() - started
@@ -348,7 +352,7 @@ def _cjk_part() -> Part:
             for item, slug in slugs.items()
         }
         judged[topic["id"]] = list(grades[topic["id"]].values())
-    data = {"files": 1, "failed_files": failed, "load_seconds": round(load_seconds, 1)}
+    data = {"files": 2, "failed_files": failed, "load_seconds": round(load_seconds, 1)}
     users = _users(t["locale"] for t in spec["topics"])
     return Part("cjk", spec["topics"], grades, judged, users, pool, data)
 
@@ -484,7 +488,8 @@ def describe(result: dict) -> list[str]:
         lines.append(f"  corpus part skipped: {result['corpus_skipped']}")
     cjk = result["cjk"]
     lines += [
-        f"  CJK: {cjk['pool_items']} hand-written items (topics_data/multilingual_feed.json), "
+        f"  CJK: {cjk['pool_items']} hand-written items (topics_data/multilingual_feed.json and "
+        "relevance_cjk_feed.json), "
         f"{len(cjk['topics'])} Chinese, Japanese and Korean topics, every item judged",
         *_table(cjk),
         f"  ranked lists (titles with grades, U unjudged): {result['lists_file']}",

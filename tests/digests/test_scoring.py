@@ -187,6 +187,27 @@ def test_a_chinese_interest_matches_its_words_written_apart():
     assert unrelated.score == 0
 
 
+def test_a_chinese_word_that_only_begins_a_longer_word_does_not_match_it():
+    """Chinese and Japanese put a word's head last: 自动 (of 自动驾驶) at the start of 自动化
+    (automation) or 数据 at the start of 数据库 names something else, and matched an item on
+    factory automation for "自动驾驶"; a word at the end of a longer one (电池 of 动力电池)
+    and a word the query's next word goes on to spell (自动 + 驾驶) still match."""
+    from digests.runs.scoring import Document, Interests, rank
+
+    driving = Interests.build(["自动驾驶"], [])
+    automation, robotaxi = rank(
+        driving,
+        [
+            Document.of("工厂自动化改造提速", "工业机器人装机量增长两成。"),
+            Document.of("北京发布自动驾驶出租车管理新规", "将于下月起施行。"),
+        ],
+    )
+    assert automation.score == 0
+    assert robotaxi.score > 0 and robotaxi.matched == ["自动驾驶"]
+    (battery,) = rank(Interests.build(["电池"], []), [Document.of("动力电池回收", "")])
+    assert battery.score > 0
+
+
 def test_a_chinese_summary_is_as_long_as_its_words_not_one_word():
     """Length normalization counts a CJK summary's words (about one per two characters): a
     Chinese item saying "AI" once in a long summary does not outrank an English one that says

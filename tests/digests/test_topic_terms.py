@@ -56,10 +56,12 @@ def test_english_topics_keep_phrases_and_names_without_the_filler(topic, expecte
         ),
         ("日本の観光業", ["日本", "観光業"]),  # a suffix (業) stays with its word
         ("生成AIの規制について", ["生成AI", "規制"]),
-        ("전기차 배터리 관련 최신 소식", ["전기차 배터리", "전기차", "배터리"]),
-        ("반도체와 인공지능 산업 동향", ["반도체", "인공지능 산업", "인공지능", "산업"]),
+        # Korean phrases as English ones: the phrase, its two-word pieces when longer, and
+        # what is left without a generic head (산업: industry); a word alone only as a name.
+        ("전기차 배터리 관련 최신 소식", ["전기차 배터리"]),
+        ("반도체와 인공지능 산업 동향", ["반도체", "인공지능 산업", "인공지능"]),
         # A Latin word among Korean words belongs to their phrase, never skipped over.
-        ("생성형 AI 규제", ["생성형 AI", "AI 규제", "생성형", "AI", "규제"]),
+        ("생성형 AI 규제", ["생성형 AI 규제", "생성형 AI", "AI 규제", "AI"]),
     ],
 )
 def test_chinese_japanese_and_korean_topics_are_cut_into_terms(topic, expected):
@@ -101,3 +103,11 @@ def test_a_topic_of_filler_only_gives_itself_and_a_long_one_is_capped():
     assert extract_terms("") == []
     many = ", ".join(f"topic{n} thing{n}" for n in range(30))
     assert len(extract_terms(many)) == MAX_TERMS
+
+
+def test_a_korean_word_of_a_phrase_is_no_interest_alone():
+    # 모델 alone found 모델하우스 (a show flat), 대형 alone 대형 클라우드 사업자, 산업 alone
+    # 산업단지: as "model" of "large language model" would in English.
+    terms = extract_terms("대형 언어 모델 성능과 비용")
+    assert terms == ["대형 언어 모델 성능", "대형 언어", "언어 모델", "모델 성능", "비용"]
+    assert extract_terms("반도체 산업 동향") == ["반도체 산업", "반도체"]
