@@ -167,8 +167,7 @@ PATH_PARAMETERS: dict[str, str] = {
     "`GET /api/v1/subscriptions/{subscription_id}/deliveries`.",
     "job_id": "An import job of yours: `id` from `POST /api/v1/import` or "
     "`POST /api/v1/transfer/pull`.",
-    "address_id": "A newsletter address of yours: `id` from "
-    "`GET /api/v1/newsletters/addresses`.",
+    "address_id": "A newsletter address of yours: `id` from `GET /api/v1/newsletters/addresses`.",
     "key": "A source pack's key: `key` from `GET /api/v1/packs`.",
     "slug": "A topic's slug (its URL name: lowercase letters, digits and hyphens): `slug` "
     "from `GET /api/v1/topics` or `GET /api/v1/public/topics`.",
@@ -223,9 +222,7 @@ def describe_operations(result, generator, request, public):
     the view's), who may call it, what a GET changes (nothing) and how a list pages."""
     for path, operations in result["paths"].items():
         for method, operation in operations.items():
-            text = DESCRIPTIONS.get(f"{method.upper()} {path}") or operation.get(
-                "description", ""
-            )
+            text = DESCRIPTIONS.get(f"{method.upper()} {path}") or operation.get("description", "")
             lines = [text.strip()]
             if method == "get":
                 lines.append("Changes: nothing.")
