@@ -352,3 +352,26 @@ def _inline_keys() -> set[str]:
         for e in importlib.import_module(module).EXAMPLES
         if e.response is not None
     }
+
+
+def test_every_list_limit_in_the_schema_is_the_servers(schema, demo):
+    """A list's `limit` says the bounds the server enforces: its maximum is answered, one
+    more is refused naming `limit` (the Inbox's said a bare integer before)."""
+    user, context = demo
+    api = api_client_for(user)
+    checked = []
+    for path, operations in schema["paths"].items():
+        operation = operations.get("get", {})
+        limit = next((p for p in operation.get("parameters", []) if p["name"] == "limit"), None)
+        if limit is None:
+            continue
+        rule = limit["schema"]
+        assert (rule.get("minimum"), rule["type"]) == (1, "integer"), path
+        most = rule["maximum"]
+        url = path.format(**context)
+        assert api.get(f"{url}?limit={most}").status_code == 200, path
+        refused = api.get(f"{url}?limit={most + 1}")
+        assert refused.status_code == 400, path
+        assert refused.json()["error"]["field_codes"] == {"limit": "out_of_range"}, path
+        checked.append(path)
+    assert "/api/v1/inbox/items" in checked and len(checked) >= 10
