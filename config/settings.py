@@ -383,6 +383,8 @@ SPECTACULAR_SETTINGS = {
         "config.api.examples.add_examples",
         # What a subscription's webhook receives: `x-webhooks` (OpenAPI 3.1's `webhooks`).
         "digests.delivery.webhook_schema.document_webhooks",
+        # Field descriptions where a serializer gives none (last: the webhooks' too).
+        "config.api.descriptions.describe_fields",
     ],
 }
 

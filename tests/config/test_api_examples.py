@@ -375,3 +375,15 @@ def test_every_list_limit_in_the_schema_is_the_servers(schema, demo):
         assert refused.json()["error"]["field_codes"] == {"limit": "out_of_range"}, path
         checked.append(path)
     assert "/api/v1/inbox/items" in checked and len(checked) >= 10
+
+
+def test_every_field_is_described(schema):
+    """Every property of every component says what it means (a serializer's help text, else
+    config/api/descriptions.FIELDS); a `$ref` one is described by its component."""
+    bare = [
+        f"{name}.{field}"
+        for name, component in schema["components"]["schemas"].items()
+        for field, rule in component.get("properties", {}).items()
+        if not rule.get("description") and "$ref" not in rule
+    ]
+    assert bare == []
