@@ -300,6 +300,9 @@ def record(answers: dict[str, object]) -> None:
         subprocess.run([sys.executable, "-m", "ruff", "format", "-q", str(target)], check=True)
 
 
+# The demo (four runs) and about a hundred requests, one of them a run: 60 s on SQLite with
+# the load average at 17 (2 cores), over 120 s on PostgreSQL then.
+@pytest.mark.timeout(600)
 def test_the_examples_replayed_get_the_documented_answers(schema, demo, web):
     user, context = demo
     clients = {"demo": api_client_for(user), "anonymous": APIClient()}
@@ -354,6 +357,7 @@ def _inline_keys() -> set[str]:
     }
 
 
+@pytest.mark.timeout(600)  # the demo, as above
 def test_every_list_limit_in_the_schema_is_the_servers(schema, demo):
     """A list's `limit` says the bounds the server enforces: its maximum is answered, one
     more is refused naming `limit` (the Inbox's said a bare integer before)."""
