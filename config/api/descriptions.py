@@ -47,7 +47,7 @@ DESCRIPTIONS: dict[str, str] = {
     "first: status, trigger, timings, counts and cost (the brief itself is at "
     "`GET /api/v1/runs/{run_id}`). `updated_since` answers only runs made or finished since.",
     # Subscriptions.
-    "GET /api/v1/subscriptions": "Your subscriptions (deleted ones are gone), oldest first, "
+    "GET /api/v1/subscriptions": "Your subscriptions (deleted ones are gone), newest first, "
     "with their schedule, next run and delivery settings. `updated_since` answers only the "
     "ones changed since a moment, to sync.",
     "POST /api/v1/subscriptions": "Create a subscription: what to follow (a topic in plain "
@@ -86,10 +86,10 @@ DESCRIPTIONS: dict[str, str] = {
     "DELETE /api/v1/apprise-targets/{target_id}": "Delete an Apprise target; subscriptions "
     f"routed to it stop notifying it. {_WRITE}the target and its routes are removed.",
     "GET /api/v1/apprise-targets": "Your Apprise notification targets (chat rooms, phones, "
-    "... as Apprise URLs, the secret parts masked), oldest first.",
+    "... as Apprise URLs).",
     # Sources and folders.
     "GET /api/v1/sources": "Your library: every source you added (feeds, crawls, listing "
-    "watches, searches, saved pages, newsletters), oldest first, with its folder and health.",
+    "watches, searches, saved pages, newsletters), newest first, with its folder and health.",
     "POST /api/v1/sources": "Add a feed by its URL (RSS, Atom or JSON Feed; or a site whose feed "
     "on the site is found). It is fetched once now to check it: 201 when added, 200 when it "
     "was already in your library. "
@@ -101,7 +101,7 @@ DESCRIPTIONS: dict[str, str] = {
     "already delivered are kept.",
     "GET /api/v1/sources/lists/{user_source_id}": "One listing watch of yours: the page, the "
     "selector, how it notifies and how often it is checked.",
-    "GET /api/v1/folders": "Your folders, oldest first, with how many sources each holds.",
+    "GET /api/v1/folders": "Your folders, with how many sources each holds.",
     "POST /api/v1/folders": "Create a folder (a name unique among yours, up to 100 "
     f"characters). {_WRITE}adds the folder.",
     "GET /api/v1/folders/{folder_id}": "One folder of yours and how many sources it holds.",
@@ -112,7 +112,7 @@ DESCRIPTIONS: dict[str, str] = {
     "POST /api/v1/packs/{key}/install": "Add every feed of a pack to your library (201 when "
     f"any was new to you, 200 when you had them all). {_WRITE}your library.",
     # Newsletters.
-    "GET /api/v1/newsletters/addresses": "Your private newsletter addresses, newest first, "
+    "GET /api/v1/newsletters/addresses": "Your private newsletter addresses (a list, not a page), "
     "with the source each feeds and its allowed senders.",
     "GET /api/v1/newsletters/addresses/{address_id}": "One newsletter address of yours, with "
     "its source and allowed senders.",
@@ -147,8 +147,7 @@ DESCRIPTIONS: dict[str, str] = {
     "GET /api/v1/import/jobs/{job_id}": "How an import you queued goes: `queued`, `running` "
     "(with `progress_percent`), then `done` with a summary of what was added, or `failed` with "
     "the error, in the API's error shape.",
-    "GET /api/v1/watches": "Your text-change watches, oldest first, with their status and "
-    "last check.",
+    "GET /api/v1/watches": "Your text-change watches, with their status, settings and last check.",
     "POST /api/v1/watches/{watch_id}/pause": "Pause a text watch: no checks until resumed. "
     f"{_WRITE}its status.",
 }
