@@ -76,6 +76,13 @@ EXAMPLES = [
     Example("GET /api/v1/runs/{run_id}", "brief", "A run and its brief", 200),
     Example(
         "POST /api/v1/runs/{run_id}/retry",
+        "failed",
+        "Run a failed run again (here the worker already ran it)",
+        202,
+        ids={"run_id": "failed_run_id"},
+    ),
+    Example(
+        "POST /api/v1/runs/{run_id}/retry",
         "succeeded",
         "Only a failed run is retried",
         409,

@@ -205,11 +205,11 @@ RESPONSES = {
         "id": 2,
         "name": "Reading app",
         "scope": "read",
-        "prefix": "793682ad637d",
+        "prefix": "6161a6d2d562",
         "created_at": "2026-11-20T09:00:00Z",
         "last_used_at": None,
         "current": False,
-        "token": "tid_793682ad637d_w-wmBlfl4MRmY2c0yohSP-4WmsyOVFONH_A66skpzHU",
+        "token": "tid_6161a6d2d562_i_CHt-AKNxPkrUGZOVyQTdDdQv7saD9ENbS1dQqJgXw",
     },
     "GET /api/v1/tokens #tokens": {
         "next": None,
@@ -219,8 +219,8 @@ RESPONSES = {
                 "id": 1,
                 "name": "tests",
                 "scope": "write",
-                "prefix": "8db2d5ae8b86",
-                "created_at": "2026-11-29T06:56:36.519809Z",
+                "prefix": "391257bd6d06",
+                "created_at": "2026-11-29T07:42:05.102786Z",
                 "last_used_at": "2026-11-20T09:00:00Z",
                 "current": True,
             },
@@ -228,7 +228,7 @@ RESPONSES = {
                 "id": 2,
                 "name": "Reading app",
                 "scope": "read",
-                "prefix": "793682ad637d",
+                "prefix": "6161a6d2d562",
                 "created_at": "2026-11-20T09:00:00Z",
                 "last_used_at": None,
                 "current": False,
@@ -238,7 +238,7 @@ RESPONSES = {
     "DELETE /api/v1/tokens/{token_id} #revoke": None,
     "GET /api/v1/push/config #config": {
         "enabled": True,
-        "public_key": "BAOz9Pny8GQprEjl3MNe9FJcTyomNp1MQqKzLtY_k_4zop4Z3ZK1aT630lKQYHhK4Y54X7_5Nd4lpHygFX6JiU0",
+        "public_key": "BPaRmuTBinFL0LY5A6FjViTpVItUouIvouDYdfWfj7Am8rkqlsyVUFL3Jgb5pcBHrJjk2WP6upoYfXL47ZXk0Cc",
         "service_worker": "/push-sw.js",
     },
     "POST /api/v1/push/devices #browser": {
@@ -336,7 +336,7 @@ RESPONSES = {
                 "trigger": "manual",
                 "scheduled_at": "2026-11-20T09:00:00+00:00",
                 "started_at": "2026-11-20T09:00:00+00:00",
-                "finished_at": "2026-11-20T09:00:00.188000+00:00",
+                "finished_at": "2026-11-20T09:00:00.054000+00:00",
                 "output_locale": "en",
                 "narrative_md": "**Agents that ask before acting: a "
                 "tool-permission pattern for LLM "
@@ -491,7 +491,7 @@ RESPONSES = {
     },
     "POST /api/v1/transfer/codes #saved": {
         "id": 1,
-        "code": "tx_d77f35807ac0_d4iTaENOBZH7MDsEcMae7gYN3fRd8IdN7JuB0P7LlKE",
+        "code": "tx_23d028eae013_boJf2A1Ai1One_02Py9a_adO9GQXVmplefdiNayZZzU",
         "scope": "saved",
         "expires_at": "2026-11-20T09:15:00Z",
     },
@@ -569,7 +569,7 @@ RESPONSES = {
                 "trigger": "manual",
                 "scheduled_at": "2026-11-20T09:00:00+00:00",
                 "started_at": "2026-11-20T09:00:00+00:00",
-                "finished_at": "2026-11-20T09:00:00.188000+00:00",
+                "finished_at": "2026-11-20T09:00:00.054000+00:00",
                 "output_locale": "en",
                 "narrative_md": "**Agents that ask before "
                 "acting: a "
@@ -748,13 +748,13 @@ RESPONSES = {
             "run_items_created": 1,
             "content_states_created": 0,
             "content_states_updated": 0,
-            "checksum": "9c1ea1fc9f0d1846e6c270f48349ce2d20e2b1642cdb8ecc23bf7c160807c2aa",
+            "checksum": "43c628d0ba52ffdea7a360cdef2db2f065639eea4a705bdae164b8dc4580ab9a",
         },
         "error": None,
     },
     "POST /api/v1/transfer/codes #everything": {
         "id": 2,
-        "code": "tx_a8a5219a2a7b_KyDLQFX8LUcMN5PMWRJBLIzvobYGoSKXU_i-nZ2Cwfw",
+        "code": "tx_863a837b3fce_itZLBQqT3f5joQIa-6zEI3uCQA383NxzUCd_nIBzbrM",
         "scope": "everything",
         "expires_at": "2026-11-20T09:15:00Z",
     },

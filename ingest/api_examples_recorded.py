@@ -360,7 +360,7 @@ RESPONSES = {
     },
     "POST /api/v1/newsletters/addresses #address": {
         "id": 1,
-        "address": "n-komqs08c9v4m@inbound.localhost",
+        "address": "n-e9h3rphdfev6@inbound.localhost",
         "source_id": 18,
         "label": "Newsletters",
         "active": True,
@@ -372,7 +372,7 @@ RESPONSES = {
     "GET /api/v1/newsletters/addresses #addresses": [
         {
             "id": 1,
-            "address": "n-komqs08c9v4m@inbound.localhost",
+            "address": "n-e9h3rphdfev6@inbound.localhost",
             "source_id": 18,
             "label": "Newsletters",
             "active": True,
@@ -384,7 +384,7 @@ RESPONSES = {
     ],
     "GET /api/v1/newsletters/addresses/{address_id} #address": {
         "id": 1,
-        "address": "n-komqs08c9v4m@inbound.localhost",
+        "address": "n-e9h3rphdfev6@inbound.localhost",
         "source_id": 18,
         "label": "Newsletters",
         "active": True,
@@ -396,7 +396,7 @@ RESPONSES = {
     "GET /api/v1/newsletters/addresses/{address_id}/messages #messages": [],
     "POST /api/v1/newsletters/addresses/{address_id}/senders #allow": {
         "id": 1,
-        "address": "n-komqs08c9v4m@inbound.localhost",
+        "address": "n-e9h3rphdfev6@inbound.localhost",
         "source_id": 18,
         "label": "Newsletters",
         "active": True,

@@ -40,9 +40,11 @@ DESCRIPTIONS: dict[str, str] = {
     "GET /api/v1/runs/{run_id}": "One run of yours: its status, when it started and "
     "finished, what it cost, and its brief: the narrative and the items in the brief's order, "
     "each with its summary, source and why it was picked.",
-    "POST /api/v1/runs/{run_id}/retry": "Run a failed run again, as a new run with the "
-    "trigger `retry` (queued: 202 with the new run). Only a failed "
-    f"run is retried: another is 409 `conflict`. {_WRITE}queues one run, charged as any run.",
+    "POST /api/v1/runs/{run_id}/retry": "Run a failed run again, under the same id: it is put "
+    "back to `pending` and queued (202 with it). Only a failed run with attempts left is "
+    'retried (another is 409 `conflict`), and a retry counts against your plan\'s "run now" '
+    f"limit. {_WRITE}the run's status; a failed run was not charged, so a retry cannot charge "
+    "or deliver twice.",
     "GET /api/v1/subscriptions/{subscription_id}/runs": "A subscription's runs, newest "
     "first: status, trigger, timings, counts and cost (the brief itself is at "
     "`GET /api/v1/runs/{run_id}`). `updated_since` answers only runs made or finished since.",
