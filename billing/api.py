@@ -107,8 +107,17 @@ _SOURCE_ID = re.compile(r"[0-9]{1,18}")
 
 
 class EstimateQuerySerializer(StrictSerializer):
-    cron = StrictCharField(max_length=120, required=False, allow_blank=True, default="")
-    timezone = StrictCharField(max_length=64, default="UTC")
+    cron = StrictCharField(
+        max_length=120,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="The schedule to estimate, a cron expression (e.g. `0 8 * * *`); empty: a "
+        "one-off subscription (it runs once).",
+    )
+    timezone = StrictCharField(
+        max_length=64, default="UTC", help_text="The IANA time zone the schedule runs in."
+    )
     source_ids = StrictCharField(
         required=False, default="", allow_blank=True, help_text="Comma-separated source ids."
     )

@@ -377,12 +377,16 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.api.schema.document_errors_and_links",
         "config.api.operations.summarize_operations",
-        # Tested examples of the main operations (after the errors' content is set).
+        # Each operation's description, who may call it and how it pages; path parameters.
+        "config.api.descriptions.describe_operations",
+        # Tested examples of every operation (after the errors' content is set).
         "config.api.examples.add_examples",
         # What a subscription's webhook receives: `x-webhooks` (OpenAPI 3.1's `webhooks`).
         "digests.delivery.webhook_schema.document_webhooks",
         # Distinct names for enum values a generated client would confuse (Etc/GMT+1, -1).
         "config.api.enum_names.name_colliding_enum_values",
+        # Field descriptions where a serializer gives none (last: the webhooks' too).
+        "config.api.descriptions.describe_fields",
     ],
 }
 

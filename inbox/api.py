@@ -160,7 +160,8 @@ _PAGE_PARAMETERS = [
     OpenApiParameter(CURSOR_PARAM, OpenApiTypes.STR, description="The cursor of a `next` link."),
     OpenApiParameter(
         "limit",
-        OpenApiTypes.INT,
+        # The server's bounds (config/api/pagination.read_limit), so the schema says them too.
+        {"type": "integer", "minimum": 1, "maximum": INBOX_PAGE_MAX},
         description=f"Items per page, 1 to {INBOX_PAGE_MAX} (default {INBOX_PAGE_DEFAULT}).",
     ),
 ]

@@ -1,161 +1,115 @@
-"""Request and response examples of the main operations, put into the schema by the hook
+"""Request and response examples of every operation, put into the schema by the hook
 `add_examples` (after the error hook, which sets every error answer's content).
 
-Each is tested (tests/config/test_api_examples.py): it validates against the schema of its
-request or answer, and it is replayed against the API, which must give the same status, the
-same fields and the same values for those an example can fix (a name, a schedule, a state).
+Each app keeps its own table (`<app>/api_examples.py`: what is sent, to which operation, and
+the status that comes back); the answers are recorded from the app itself into
+`<app>/api_examples_recorded.py`, so an example is always what the server really says.
+
+Tested (tests/config/test_api_examples.py): every operation has at least one example; each
+example validates against the schema of its request and answer; and the whole table is
+replayed, in order, as the demo user (staff, on Pro, with the demo's sources, subscriptions,
+runs and public topic) against the API, which must give the documented status and an answer
+of the same shape (the same keys and JSON types all the way down; ids and secrets may differ,
+and `same` names the fields whose values must be equal too). After an intended change of an
+answer, record them again:
+
+    RECORD_API_EXAMPLES=1 .venv/bin/pytest tests/config/test_api_examples.py -p no:randomly
 """
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
+
+# Every example is made and replayed at this moment (Friday 2026-11-20, 09:00 UTC).
+EXAMPLE_MOMENT = "2026-11-20T09:00:00Z"
+
+# The tables, in the order they are replayed (later ones use what earlier ones made).
+EXAMPLE_MODULES = (
+    "inbox.api_examples",
+    "ingest.api_examples",
+    "digests.api_examples",
+    "topics.api_examples",
+    "billing.api_examples",
+)
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A value the replay takes from what it made before (`Example.saves`, or the demo's
+    `subscription_id`, `run_id`, ...); the schema shows `shown`."""
+
+    name: str
+    shown: object
 
 
 @dataclass(frozen=True)
 class Example:
-    operation: str  # "METHOD /path" as in the schema
+    operation: str  # "METHOD /path" as in the schema; {name} in the path is a Ref's name
     name: str
     summary: str
     status: int
-    response: dict
-    request: dict | None = None
-    query: str = ""  # sent by the replay, and shown in the summary
+    request: dict | None = None  # JSON body; values may be Refs
+    query: str = ""  # sent by the replay ({name} filled from what it made), shown in the summary
+    # The answer; None: recorded from the app (`<app>/api_examples_recorded.py`).
+    response: dict | list | None = None
     # The request is only sent by the replay (a refused one: not schema-valid input).
     request_in_schema: bool = True
     same: tuple[str, ...] = field(default=())  # top-level fields the replay must equal
+    saves: dict[str, str] = field(default_factory=dict)  # name → "/pointer" in the answer
+    # Path parameter → the name of what the replay made for it, when not the same name.
+    ids: dict[str, str] = field(default_factory=dict)
+    anonymous: bool = False  # sent without credentials (public operations)
+    body: str | None = None  # a non-JSON body, sent as `content_type`
+    content_type: str = "application/json"
+
+    @property
+    def key(self) -> str:
+        return f"{self.operation} #{self.name}"
 
 
-SUBSCRIPTION_REQUEST = {
-    "name": "Databases",
-    "interests": ["PostgreSQL", "SQLite"],
-    "cron": "0 8 * * 1-5",
-    "timezone": "Europe/Berlin",
-}
-# Made on Friday 2026-11-20 at 09:00 UTC: the next weekday 08:00 in Berlin is Monday's 07:00 UTC.
-EXAMPLE_MOMENT = "2026-11-20T09:00:00Z"
-
-EXAMPLES = [
-    Example(
-        "POST /api/v1/subscriptions",
-        "weekdays",
-        "A brief at 08:00 Berlin time on weekdays",
-        201,
-        request=SUBSCRIPTION_REQUEST,
-        response={
-            "id": 7,
-            "name": "Databases",
-            "topic": "",
-            "interests": ["PostgreSQL", "SQLite"],
-            "negative_keywords": [],
-            "source_ids": [],
-            "source_weights": {},
-            "min_score": 60,
-            "max_items": 20,
-            "content_window_hours": 168,
-            "redelivery": "cooldown",
-            "cooldown_days": 7,
-            "cron": "0 8 * * 1-5",
-            "timezone": "Europe/Berlin",
-            "run_at": None,
-            "language_mode": "follow_ui",
-            "output_locale": "",
-            "summaries_enabled": True,
-            "narrative_enabled": True,
-            "tone": "neutral",
-            "reading_levels": [],
-            "sections": [],
-            "email_enabled": False,
-            "email_to": "",
-            "email_subject": "",
-            "email_recipient": "you@example.com",
-            "email_error": "",
-            "email_error_at": None,
-            "webhook": None,
-            "status": "active",
-            "paused_reason": "",
-            "next_run_at": "2026-11-23T07:00:00Z",
-            "last_run_at": None,
-            "created_at": EXAMPLE_MOMENT,
-        },
-        same=("name", "interests", "cron", "timezone", "status", "next_run_at", "min_score"),
-    ),
-    Example(
-        "POST /api/v1/subscriptions",
-        "refused",
-        "A refused field: named, with its message and code",
-        400,
-        request={"name": "Databases", "min_score": "high"},
-        request_in_schema=False,
-        response={
-            "error": {
-                "code": "invalid",
-                "message": "min_score: Must be a whole number (a JSON integer).",
-                "fields": {"min_score": "Must be a whole number (a JSON integer)."},
-                "field_codes": {"min_score": "invalid"},
-            }
-        },
-        same=("error",),
-    ),
-    Example(
-        "GET /api/v1/inbox/items",
-        "unread",
-        "The first unread item (?state=unread&limit=1)",
-        200,
-        query="state=unread&limit=1",
-        response={
-            "next": "https://tidings.example/api/v1/inbox/items?cursor=31.1&limit=1&state=unread",
-            "previous": None,
-            "results": [
-                {
-                    "id": 501,
-                    "run_id": 31,
-                    "subscription_id": 7,
-                    "subscription_name": "Databases",
-                    "title": "PostgreSQL 18 released",
-                    "url": "https://news.example/postgresql-18",
-                    "summary": "Asynchronous I/O and faster upgrades.",
-                    "source_name": "PostgreSQL News",
-                    "reason": "matches PostgreSQL in the title; published 20 Nov 2026, 08:00 UTC",
-                    "overall": 82,
-                    "published_at": "2026-11-20T08:00:00Z",
-                    "delivered_at": EXAMPLE_MOMENT,
-                    "read": False,
-                    "saved": False,
-                    "not_interested": False,
-                }
-            ],
-        },
-        same=("previous",),
-    ),
-    Example(
-        "POST /api/v1/inbox/items/bulk",
-        "read",
-        "Mark two items read, all or nothing",
-        200,
-        request={"action": "read", "ids": [501, 502]},
-        response={"action": "read", "count": 2, "ids": [501, 502]},
-        same=("action", "count"),
-    ),
-    Example(
-        "GET /api/v1/me",
-        "me",
-        "The account and the token's scope",
-        200,
-        response={
-            "id": 3,
-            "email": "you@example.com",
-            "token_scope": "write",
-            "language": "auto",
-            "timezone": "Europe/Berlin",
-        },
-        same=("token_scope", "language", "timezone"),
-    ),
-]
+def shown(value):
+    """A request as the schema shows it: every Ref replaced by its shown value."""
+    if isinstance(value, Ref):
+        return value.shown
+    if isinstance(value, dict):
+        return {key: shown(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [shown(item) for item in value]
+    return value
 
 
-def _examples_of(content: dict, example: Example, value: dict) -> None:
-    media = content.setdefault("application/json", {})
+def _load() -> list[Example]:
+    examples = []
+    for name in EXAMPLE_MODULES:
+        table = importlib.import_module(name).EXAMPLES
+        try:
+            recorded = importlib.import_module(f"{name}_recorded").RESPONSES
+        except ModuleNotFoundError:
+            recorded = {}
+        for example in table:
+            if example.response is None and example.key in recorded:
+                example = _with_response(example, recorded[example.key])
+            examples.append(example)
+    return examples
+
+
+def _with_response(example: Example, response) -> Example:
+    from dataclasses import replace
+
+    return replace(example, response=response)
+
+
+EXAMPLES: list[Example] = _load()
+
+
+def _examples_of(content: dict, media_type: str, example: Example, value) -> None:
+    media = content.setdefault(media_type, {})
     media.setdefault("examples", {})[example.name] = {"summary": example.summary, "value": value}
+
+
+def _summary(example: Example) -> str:
+    return f"{example.summary} (?{example.query})" if example.query else example.summary
 
 
 def add_examples(result, generator, request, public):
@@ -163,8 +117,30 @@ def add_examples(result, generator, request, public):
     for example in EXAMPLES:
         method, path = example.operation.split(" ", 1)
         operation = result["paths"][path][method.lower()]
-        if example.request is not None and example.request_in_schema:
-            _examples_of(operation["requestBody"]["content"], example, example.request)
+        content = operation.get("requestBody", {}).get("content", {})
+        if example.request is not None and example.request_in_schema and content:
+            _examples_of(content, "application/json", example, shown(example.request))
+        if example.body is not None and example.content_type in content:
+            _examples_of(content, example.content_type, example, example.body)
         answer = operation["responses"][str(example.status)]
-        _examples_of(answer.setdefault("content", {}), example, example.response)
+        if example.response is not None:
+            content = answer.setdefault("content", {})
+            # A JSON answer, or a text one (OPML) under the answer's own media type.
+            media_type = (
+                "application/json"
+                if not isinstance(example.response, str)
+                else next((t for t in content if t != "application/json"), "text/plain")
+            )
+            _examples_of(content, media_type, _with_summary(example), example.response)
+        else:
+            # An answer without a body (204): the example is in the answer's description.
+            answer["description"] = (
+                f"{answer.get('description', '').rstrip()}\n\nExample: {_summary(example)}."
+            ).strip()
     return result
+
+
+def _with_summary(example: Example) -> Example:
+    from dataclasses import replace
+
+    return replace(example, summary=_summary(example))

@@ -682,7 +682,9 @@ class RunRetryView(APIView):
 class SchedulePreviewQuerySerializer(StrictSerializer):
     cron = StrictCharField(max_length=120, help_text="e.g. `0 8 * * 1-5` or `@daily`")
     timezone = StrictCharField(max_length=64, default="UTC", help_text="IANA name")
-    count = QueryIntegerField(min_value=1, max_value=20, default=5)
+    count = QueryIntegerField(
+        min_value=1, max_value=20, default=5, help_text="How many next runs, 1 to 20."
+    )
     after = AwareDateTimeField(
         required=False, help_text="ISO 8601 with an offset; runs strictly after it (default now)"
     )
