@@ -24,7 +24,7 @@ from billing.accounts import ensure_account
 from billing.limits import limits_of
 from billing.models import CreditTransaction, Tier
 from config.api.errors import APIInputError
-from config.api.fields import AwareDateTimeField, StrictCharField
+from config.api.fields import AwareDateTimeField, CronField, StrictCharField, TimeZoneField
 from config.api.permissions import IsStaffToken
 from config.api.serializers import (
     ResponseModelSerializer,
@@ -107,8 +107,8 @@ _SOURCE_ID = re.compile(r"[0-9]{1,18}")
 
 
 class EstimateQuerySerializer(StrictSerializer):
-    cron = StrictCharField(max_length=120, required=False, allow_blank=True, default="")
-    timezone = StrictCharField(max_length=64, default="UTC")
+    cron = CronField(required=False, allow_blank=True, default="")
+    timezone = TimeZoneField(default="UTC")
     source_ids = StrictCharField(
         required=False, default="", allow_blank=True, help_text="Comma-separated source ids."
     )

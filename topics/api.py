@@ -19,7 +19,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api.errors import APIInputError
-from config.api.fields import IdField, StrictCharField, StrictChoiceField
+from config.api.fields import CronField, IdField, StrictCharField, StrictChoiceField, TimeZoneField
 from config.api.pagination import PAGE_PARAMS, OffsetCursorPagination
 from config.api.responses import created
 from config.api.serializers import (
@@ -124,10 +124,8 @@ class TopicChangesSerializer(StrictSerializer):
         max_length=80, allow_blank=True, required=False, help_text="Empty: made from the title."
     )
     visibility = StrictChoiceField(choices=Topic.Visibility.choices, required=False)
-    cron = StrictCharField(
-        max_length=120, allow_blank=True, required=False, help_text="Empty: the subscription's."
-    )
-    timezone = StrictCharField(max_length=64, allow_blank=True, required=False)
+    cron = CronField(allow_blank=True, required=False, help_text="Empty: the subscription's.")
+    timezone = TimeZoneField(allow_blank=True, required=False)
 
 
 class PublishSerializer(TopicChangesSerializer):

@@ -23,6 +23,8 @@ from billing import charges
 from config.api.errors import APIConflictError, APIInputError
 from config.api.fields import (
     AwareDateTimeField,
+    CronField,
+    HttpUrlField,
     IdField,
     QueryIntegerField,
     StrictBooleanField,
@@ -30,6 +32,7 @@ from config.api.fields import (
     StrictChoiceField,
     StrictIntegerField,
     StrictListField,
+    TimeZoneField,
 )
 from config.api.responses import created
 from config.api.schema import ERROR_RESPONSE
@@ -257,13 +260,12 @@ class SubscriptionInputSerializer(StrictSerializer):
     content_window_hours = StrictIntegerField(min_value=1, max_value=24 * 90, required=False)
     redelivery = StrictChoiceField(choices=Subscription.Redelivery.choices, required=False)
     cooldown_days = StrictIntegerField(min_value=1, max_value=365, required=False)
-    cron = StrictCharField(
-        max_length=120,
+    cron = CronField(
         allow_blank=True,
         required=False,
         help_text="A cron expression or macro (`0 8 * * 1-5`, `@daily`); empty with run_at.",
     )
-    timezone = StrictCharField(max_length=64, required=False, help_text="IANA name")
+    timezone = TimeZoneField(required=False, help_text="IANA name")
     run_at = AwareDateTimeField(
         allow_null=True, required=False, help_text="A one-off run instead of a cron schedule."
     )
@@ -293,8 +295,7 @@ class SubscriptionInputSerializer(StrictSerializer):
         max_length=254, allow_blank=True, required=False, help_text="Empty: your account's."
     )
     email_subject = StrictCharField(max_length=200, allow_blank=True, required=False)
-    webhook_url = StrictCharField(
-        max_length=2048,
+    webhook_url = HttpUrlField(
         allow_blank=True,
         required=False,
         help_text="Set: each brief is POSTed there as signed JSON. Empty string: no webhook.",
@@ -673,8 +674,8 @@ class RunRetryView(APIView):
 
 
 class SchedulePreviewQuerySerializer(StrictSerializer):
-    cron = StrictCharField(max_length=120, help_text="e.g. `0 8 * * 1-5` or `@daily`")
-    timezone = StrictCharField(max_length=64, default="UTC", help_text="IANA name")
+    cron = CronField(help_text="e.g. `0 8 * * 1-5` or `@daily`")
+    timezone = TimeZoneField(default="UTC", help_text="IANA name")
     count = QueryIntegerField(min_value=1, max_value=20, default=5)
     after = AwareDateTimeField(
         required=False, help_text="ISO 8601 with an offset; runs strictly after it (default now)"
