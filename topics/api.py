@@ -118,7 +118,13 @@ class TopicChangesSerializer(StrictSerializer):
     """What an owner may change on a topic (PATCH: any subset). Only types and sizes here; the
     rules and their messages are topics.publishing's, shared with the console."""
 
-    title = StrictCharField(max_length=200, required=False)
+    # topics.publishing: 3 to 200 characters once runs of spaces are one; the schema asks
+    # for three characters that are not spaces.
+    title = StrictCharField(
+        max_length=200,
+        required=False,
+        schema_pattern=r"^[^\x00]*\S[^\x00]*\S[^\x00]*\S[^\x00]*$",
+    )
     description = StrictCharField(max_length=500, allow_blank=True, required=False)
     slug = StrictCharField(
         max_length=80, allow_blank=True, required=False, help_text="Empty: made from the title."

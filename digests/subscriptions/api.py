@@ -272,6 +272,13 @@ class SubscriptionInputSerializer(StrictSerializer):
     language_mode = StrictChoiceField(choices=Subscription.LanguageMode.choices, required=False)
     output_locale = StrictCharField(
         max_length=16,
+        # One of OUTPUT_LOCALES, in any case (the service lowers it).
+        schema_pattern="^("
+        + "|".join(
+            "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in locale)
+            for locale in OUTPUT_LOCALES
+        )
+        + ")$",
         allow_blank=True,
         required=False,
         help_text=f"One of {', '.join(OUTPUT_LOCALES)} (any case); needed when language_mode "

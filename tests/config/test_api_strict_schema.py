@@ -115,6 +115,14 @@ def test_cursors_limits_and_idempotency_keys_are_bounded_as_the_server_reads_the
     assert _pattern(key).fullmatch("5f0c-uuid") and not _pattern(key).search(" spaced ")
 
 
+def test_a_topic_title_and_an_output_locale_are_bounded_as_the_server_checks_them(schema):
+    components = schema["components"]["schemas"]
+    title = _pattern(components["PublishRequest"]["properties"]["title"])
+    assert title.fullmatch("Daily AI") and not title.fullmatch("0") and not title.fullmatch("  ab ")
+    locale = components["SubscriptionInputRequest"]["properties"]["output_locale"]["oneOf"][0]
+    assert _pattern(locale).fullmatch("zh-Hans") and not _pattern(locale).fullmatch("0")
+
+
 # --- What the schema forbids is refused ----------------------------------------------------
 
 
