@@ -110,7 +110,11 @@ class EstimateQuerySerializer(StrictSerializer):
     cron = CronField(required=False, allow_blank=True, default="")
     timezone = TimeZoneField(default="UTC")
     source_ids = StrictCharField(
-        required=False, default="", allow_blank=True, help_text="Comma-separated source ids."
+        required=False,
+        default="",
+        allow_blank=True,
+        help_text="Comma-separated ids of sources in your library (at most 500).",
+        schema_pattern=r"^[0-9]{1,18}(,[0-9]{1,18}){0,499}$",
     )
 
     def validate_source_ids(self, value: str) -> list[int]:
