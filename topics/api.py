@@ -123,7 +123,7 @@ class TopicChangesSerializer(StrictSerializer):
     title = StrictCharField(
         max_length=200,
         required=False,
-        schema_pattern=r"^[^\x00]*\S[^\x00]*\S[^\x00]*\S[^\x00]*$",
+        schema_pattern=r"^\s*[^\s\x00](\s*[^\s\x00]){2}[^\x00]*$",
     )
     description = StrictCharField(max_length=500, allow_blank=True, required=False)
     slug = StrictCharField(

@@ -89,7 +89,7 @@ CRON_PATTERN = (
 # host's own `localtime`).
 TIME_ZONES = sorted(set(available_timezones()) - {"localtime"})
 # An address the fetcher may be given: http(s), a host, no spaces or control characters.
-HTTP_URL_PATTERN = r"^https?://[^\s/?#@:]+(:[0-9]{1,5})?([/?#][^\s]*)?$"
+HTTP_URL_PATTERN = r"^https?://[^\s\x00/?#@:]+(:[0-9]{1,5})?([/?#][^\s\x00]*)?$"
 
 
 class StrictCharField(serializers.CharField):
