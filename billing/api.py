@@ -24,7 +24,7 @@ from billing.accounts import ensure_account
 from billing.limits import limits_of
 from billing.models import CreditTransaction, Tier
 from config.api.errors import APIInputError
-from config.api.fields import AwareDateTimeField, StrictCharField
+from config.api.fields import AwareDateTimeField, CronField, StrictCharField, TimeZoneField
 from config.api.permissions import IsStaffToken
 from config.api.serializers import (
     ResponseModelSerializer,
@@ -107,19 +107,20 @@ _SOURCE_ID = re.compile(r"[0-9]{1,18}")
 
 
 class EstimateQuerySerializer(StrictSerializer):
-    cron = StrictCharField(
-        max_length=120,
+    cron = CronField(
         required=False,
         allow_blank=True,
         default="",
         help_text="The schedule to estimate, a cron expression (e.g. `0 8 * * *`); empty: a "
         "one-off subscription (it runs once).",
     )
-    timezone = StrictCharField(
-        max_length=64, default="UTC", help_text="The IANA time zone the schedule runs in."
-    )
+    timezone = TimeZoneField(default="UTC", help_text="The IANA time zone the schedule runs in.")
     source_ids = StrictCharField(
-        required=False, default="", allow_blank=True, help_text="Comma-separated source ids."
+        required=False,
+        default="",
+        allow_blank=True,
+        help_text="Comma-separated ids of sources in your library (at most 500).",
+        schema_pattern=r"^[0-9]{1,18}(,[0-9]{1,18}){0,499}$",
     )
 
     def validate_source_ids(self, value: str) -> list[int]:

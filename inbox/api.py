@@ -8,7 +8,6 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.generics import ListAPIView
@@ -17,6 +16,7 @@ from rest_framework.views import APIView
 
 from config.api.errors import APIInputError
 from config.api.fields import (
+    HttpUrlField,
     IdField,
     QueryDateField,
     QueryIdField,
@@ -157,7 +157,12 @@ InboxQuerySerializer = type(
 )
 
 _PAGE_PARAMETERS = [
-    OpenApiParameter(CURSOR_PARAM, OpenApiTypes.STR, description="The cursor of a `next` link."),
+    OpenApiParameter(
+        CURSOR_PARAM,
+        # What inbox.listing.Cursor writes: the run's id and the item's rank.
+        {"type": "string", "pattern": r"^[0-9]{1,18}\.[0-9]{1,5}$"},
+        description="The cursor of a `next` link.",
+    ),
     OpenApiParameter(
         "limit",
         # The server's bounds (config/api/pagination.read_limit), so the schema says them too.
@@ -331,7 +336,7 @@ class PushKeysSerializer(StrictSerializer):
 class PushDeviceInputSerializer(StrictSerializer):
     """A browser's `PushSubscription.toJSON()`, with an optional label."""
 
-    endpoint = StrictCharField(max_length=2048, help_text="The push service's https URL.")
+    endpoint = HttpUrlField(help_text="The push service's https URL.")
     keys = PushKeysSerializer()
     expirationTime = serializers.IntegerField(
         required=False, allow_null=True, help_text="Sent by browsers; ignored."

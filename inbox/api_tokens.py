@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api.errors import APIInputError
-from config.api.fields import StrictCharField, StrictChoiceField
+from config.api.fields import StrictCharField, StrictChoiceField, TimeZoneField
 from config.api.pagination import OffsetCursorPagination
 from config.api.responses import created
 from config.api.serializers import ResponseModelSerializer, StrictSerializer, read_body
@@ -110,7 +110,7 @@ class AccountInputSerializer(StrictSerializer):
     language = StrictChoiceField(
         choices=[AUTO, *dict(settings.LANGUAGES)], required=False, help_text="`auto` or a code."
     )
-    timezone = StrictCharField(max_length=64, required=False, help_text="IANA name")
+    timezone = TimeZoneField(required=False, help_text="IANA name")
 
 
 def account_body(request) -> dict:

@@ -20,7 +20,6 @@ from functools import wraps
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import APIException
@@ -94,7 +93,13 @@ def _claim(user, key: str, fingerprint: str, now) -> IdempotentRequest | Respons
 
 PARAMETER = OpenApiParameter(
     HEADER,
-    OpenApiTypes.STR,
+    # What _check_key takes: printable ASCII; no space at either end, which HTTP would drop.
+    {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": MAX_KEY_LENGTH,
+        "pattern": r"^[!-~]([ -~]*[!-~])?$",
+    },
     location=OpenApiParameter.HEADER,
     required=False,
     description="Any unique string (a UUID): sent again with the same request within 24 h, "

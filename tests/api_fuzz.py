@@ -10,12 +10,18 @@ DATABASE_URL points at PostgreSQL, else SQLite):
    `tests.api_fuzz_wsgi`, which lets the server fetch nothing from outside;
 3. runs `st run` on /api/schema/ with every phase (examples, coverage, fuzzing, and stateful
    sequences that follow the schema's links), valid and invalid data, a fixed seed and a
-   bounded number of examples per operation, and these checks: no 5xx, answers match their
-   documented schema, status codes and content types are documented;
+   bounded number of examples per operation, and every check (`--checks all`): no 5xx,
+   answers match their documented schema, status codes, headers and content types; what the
+   schema allows is accepted (ST202) and what it forbids refused; an authenticated operation
+   refuses a request without credentials; deleted things are 404; an undocumented method is a
+   405 with `Allow`. The token is given by tests/api_fuzz_hooks.py, which renews it when the
+   fuzzer revokes it through `DELETE /tokens/{id}`;
 4. stops the server, drops the database, and exits with schemathesis's status.
 
-Options: --max-examples N (per operation, default 60), --seed S (default 20261126),
---workers N (default 1), --report DIR (JUnit XML and an NDJSON event log there).
+Options: --max-examples N (per operation, default 25, so that CI's lane keeps its time),
+--seed S (default 20261126), --workers N (default 1), --report DIR (JUnit XML and an NDJSON
+event log there), --checks LIST (default all), --exclude-checks LIST (CI names the checks
+still known to fail: issue #33's open part).
 """
 
 from __future__ import annotations
@@ -36,12 +42,6 @@ from urllib.request import Request, urlopen
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 BIN = Path(PYTHON).parent
-CHECKS = (
-    "not_a_server_error",
-    "status_code_conformance",
-    "content_type_conformance",
-    "response_schema_conformance",
-)
 DEMO_EMAIL = "demo@tidings.local"
 UNLIMITED = "1000000/min"
 # A failed run, so that retrying one is tested beyond its 409.
@@ -147,13 +147,20 @@ def _start_server(env: dict, log_path: Path) -> tuple[subprocess.Popen, int]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--max-examples", type=int, default=60)
+    parser.add_argument("--max-examples", type=int, default=25)
     parser.add_argument("--seed", type=int, default=20261126)
     # One: with two, CPython 3.11's ast module (which hypothesis uses to describe its filters)
     # now and then fails across threads with "AST constructor recursion depth mismatch", a
     # runtime error of the tool, not of the API; one worker took no longer in our runs.
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--report", default="")
+    # Every check (issue #33); a comma-separated list runs only those (the four CI ran before:
+    # not_a_server_error,status_code_conformance,content_type_conformance,
+    # response_schema_conformance).
+    parser.add_argument("--checks", default="all")
+    # Checks still known to fail (docs/api.md lists them by kind); CI names them here, so a
+    # failure of any other check fails the build.
+    parser.add_argument("--exclude-checks", default="")
     options = parser.parse_args(argv)
 
     data_dir = tempfile.mkdtemp(prefix="tidings-fuzz-")
@@ -192,9 +199,11 @@ def main(argv: list[str] | None = None) -> int:
             "--url",
             f"http://127.0.0.1:{port}",
             "--checks",
-            ",".join(CHECKS),
-            "--header",
-            f"Authorization: Bearer {token}",
+            options.checks,
+            # The same bound as a request's: on a busy machine a bulk request takes seconds,
+            # which schemathesis' default limit would report as a failure of the API.
+            "--max-response-time",
+            "60",
             "--phases",
             "examples,coverage,fuzzing,stateful",
             "--mode",
@@ -211,6 +220,8 @@ def main(argv: list[str] | None = None) -> int:
             "all",
             "--no-color",
         ]
+        if options.exclude_checks:
+            command += ["--exclude-checks", options.exclude_checks]
         if options.report:
             report = Path(options.report).resolve()
             report.mkdir(parents=True, exist_ok=True)
@@ -221,7 +232,10 @@ def main(argv: list[str] | None = None) -> int:
                 str(report),
             ]
         # In the data folder: schemathesis keeps a cache folder in its working directory.
-        result = subprocess.run(command, cwd=data_dir, env=env, check=False)
+        # The token through tests/api_fuzz_hooks.py, which renews it when the fuzzer revokes it.
+        fuzz_env = {**env, "SCHEMATHESIS_HOOKS": "tests.api_fuzz_hooks", "API_FUZZ_TOKEN": token}
+        fuzz_env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+        result = subprocess.run(command, cwd=data_dir, env=fuzz_env, check=False)
         server_log = (Path(data_dir) / "gunicorn.log").read_text()
         crashes = server_log.count("Internal Server Error")
         if crashes:

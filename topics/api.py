@@ -19,7 +19,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api.errors import APIInputError
-from config.api.fields import IdField, StrictCharField, StrictChoiceField
+from config.api.fields import CronField, IdField, StrictCharField, StrictChoiceField, TimeZoneField
 from config.api.pagination import PAGE_PARAMS, OffsetCursorPagination
 from config.api.responses import created
 from config.api.serializers import (
@@ -118,16 +118,20 @@ class TopicChangesSerializer(StrictSerializer):
     """What an owner may change on a topic (PATCH: any subset). Only types and sizes here; the
     rules and their messages are topics.publishing's, shared with the console."""
 
-    title = StrictCharField(max_length=200, required=False)
+    # topics.publishing: 3 to 200 characters once runs of spaces are one; the schema asks
+    # for three characters that are not spaces.
+    title = StrictCharField(
+        max_length=200,
+        required=False,
+        schema_pattern=r"^\s*[^\s\x00](\s*[^\s\x00]){2}[^\x00]*$",
+    )
     description = StrictCharField(max_length=500, allow_blank=True, required=False)
     slug = StrictCharField(
         max_length=80, allow_blank=True, required=False, help_text="Empty: made from the title."
     )
     visibility = StrictChoiceField(choices=Topic.Visibility.choices, required=False)
-    cron = StrictCharField(
-        max_length=120, allow_blank=True, required=False, help_text="Empty: the subscription's."
-    )
-    timezone = StrictCharField(max_length=64, allow_blank=True, required=False)
+    cron = CronField(allow_blank=True, required=False, help_text="Empty: the subscription's.")
+    timezone = TimeZoneField(allow_blank=True, required=False)
 
 
 class PublishSerializer(TopicChangesSerializer):

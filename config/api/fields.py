@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime
+from zoneinfo import available_timezones
 
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
@@ -52,9 +53,55 @@ class IdField(_IdRange, StrictIntegerField):
     pass
 
 
+# What the schema says of every string the API reads (config/api/schema.py adds it): no NUL
+# character, which DRF's CharField refuses (PostgreSQL could not store it).
+NO_NUL_PATTERN = r"^[^\x00]*$"
+NON_EMPTY_NO_NUL_PATTERN = r"^[^\x00]+$"
+
+
+def _cron_field(number: str) -> str:
+    atom = rf"(\*|({number})(-({number}))?)(/([1-9]|[1-5][0-9]))?"
+    return rf"{atom}(,{atom})*"
+
+
+_SIXTY = r"[0-5]?[0-9]"
+# A cron expression as digests/schedules/next_run.normalize_cron takes it, in numbers: five
+# fields (minute hour day month weekday), or six with seconds first, or a macro. Month and
+# weekday names, which the server takes too, are left out of the pattern (a stricter schema
+# than the server is safe: what it allows is accepted).
+CRON_PATTERN = (
+    r"^(@(yearly|annually|monthly|weekly|daily|midnight|hourly)|("
+    + _cron_field(_SIXTY)
+    + " )?"
+    + " ".join(
+        _cron_field(number)
+        for number in (
+            _SIXTY,
+            r"[01]?[0-9]|2[0-3]",
+            r"0?[1-9]|[12][0-9]|3[01]",
+            r"0?[1-9]|1[0-2]",
+            r"[0-7]",
+        )
+    )
+    + ")$"
+)
+# The time zones a schedule takes (digests/schedules/next_run.py: the IANA names, without the
+# host's own `localtime`).
+TIME_ZONES = sorted(set(available_timezones()) - {"localtime"})
+# An address the fetcher may be given: http(s), a host, no spaces or control characters.
+HTTP_URL_PATTERN = r"^https?://[^\s\x00/?#@:]+(:[0-9]{1,5})?([/?#][^\s\x00]*)?$"
+
+
 class StrictCharField(serializers.CharField):
     """Text only. `max_length` refuses longer text (it never cuts); leading and trailing
-    spaces are kept unless the field says `trim_whitespace=True`."""
+    spaces are kept unless the field says `trim_whitespace=True`.
+
+    In the schema (config/api/schema.py) every one has a `pattern`: NO_NUL_PATTERN unless the
+    field gives its own (`schema_pattern`), and `schema_enum` lists the only values taken."""
+
+    schema_pattern: str = NO_NUL_PATTERN
+    schema_enum: list[str] | None = None
+    schema_format: str | None = None
 
     default_error_messages = {
         "invalid": _("Must be a string."),
@@ -62,14 +109,63 @@ class StrictCharField(serializers.CharField):
         "max_length": _("At most {max_length} characters."),
     }
 
-    def __init__(self, **kwargs):
+    def __init__(self, *, schema_pattern: str | None = None, **kwargs):
         kwargs.setdefault("trim_whitespace", False)
         super().__init__(**kwargs)
+        if schema_pattern is not None:
+            self.schema_pattern = schema_pattern
 
     def to_internal_value(self, data):
         if not isinstance(data, str):
             self.fail("invalid")
         return super().to_internal_value(data)
+
+    def schema_extra(self) -> dict:
+        """What the schema says beyond type and length (config/api/schema.py adds it)."""
+        # An empty string, where allowed, is the schema's second choice (drf-spectacular
+        # writes `oneOf: [this, {maxLength: 0}]`), so it is not added here.
+        if self.schema_enum is not None:
+            return {"enum": list(self.schema_enum)}
+        pattern = self.schema_pattern
+        if pattern == NO_NUL_PATTERN and self.allow_blank:
+            # Not empty: the empty string is the other, separate choice (oneOf).
+            pattern = NON_EMPTY_NO_NUL_PATTERN
+        extra = {"pattern": pattern}
+        if self.schema_format:
+            extra["format"] = self.schema_format
+        return extra
+
+
+class CronField(StrictCharField):
+    """A cron expression or macro; the serializer still checks it fires (validate_cron)."""
+
+    schema_pattern = CRON_PATTERN
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("max_length", 120)
+        super().__init__(**kwargs)
+
+
+class TimeZoneField(StrictCharField):
+    """An IANA time zone name; the schema lists them all (the server checks the same list)."""
+
+    schema_enum = TIME_ZONES
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("max_length", 64)
+        super().__init__(**kwargs)
+
+
+class HttpUrlField(StrictCharField):
+    """An http(s) address for the server to fetch or post to; the fetch policy still decides
+    whether it may (a private address is refused by the service, naming the field)."""
+
+    schema_pattern = HTTP_URL_PATTERN
+    schema_format = "uri"
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("max_length", 2048)
+        super().__init__(**kwargs)
 
 
 class StrictBooleanField(serializers.BooleanField):

@@ -29,6 +29,14 @@ from rest_framework.utils.urls import remove_query_param, replace_query_param
 from config.api.errors import APIInputError
 
 CURSOR_PARAM = "cursor"
+# Cursors are base64 text (DRF's and OffsetCursorPagination's; the Inbox's are digits): never
+# empty. One the server did not hand out is still refused (400), as the description says.
+CURSOR_SCHEMA = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": 500,
+    "pattern": r"^[A-Za-z0-9+/=_-]+$",
+}
 LIMIT_PARAM = "limit"
 PAGE_PARAMS = (CURSOR_PARAM, LIMIT_PARAM)
 _DIGITS = re.compile(r"[0-9]{1,6}")
@@ -81,7 +89,7 @@ def _page_parameters(maximum: int, default: int) -> list[dict]:
             "required": False,
             "in": "query",
             "description": "The cursor from a `next` or `previous` link.",
-            "schema": {"type": "string"},
+            "schema": CURSOR_SCHEMA,
         },
         {
             "name": LIMIT_PARAM,

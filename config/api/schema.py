@@ -20,7 +20,10 @@ What it says:
 
 from __future__ import annotations
 
-from drf_spectacular.extensions import OpenApiSerializerExtension
+from drf_spectacular.extensions import (
+    OpenApiSerializerExtension,
+    OpenApiSerializerFieldExtension,
+)
 from drf_spectacular.renderers import OpenApiYamlRenderer
 from drf_spectacular.utils import OpenApiResponse
 from drf_spectacular.views import SpectacularAPIView
@@ -118,6 +121,21 @@ class StrictSerializerExtension(OpenApiSerializerExtension):
         schema = auto_schema._map_basic_serializer(self.target, direction)
         if direction == "request":
             schema["additionalProperties"] = False
+        return schema
+
+
+class StrictCharFieldExtension(OpenApiSerializerFieldExtension):
+    """Every StrictCharField says what text it takes: a pattern (no NUL character at least;
+    a cron expression, an http(s) address…) or the enumeration of its values (time zones),
+    so that what the schema allows is what the server accepts (config/api/fields.py)."""
+
+    target_class = "config.api.fields.StrictCharField"
+    match_subclasses = True
+
+    def map_serializer_field(self, auto_schema, direction):
+        schema = auto_schema._map_serializer_field(self.target, direction, bypass_extensions=True)
+        # StrictCharFields are inputs (bodies and query parameters) only.
+        schema.update(self.target.schema_extra())
         return schema
 
 

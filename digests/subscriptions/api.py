@@ -23,6 +23,8 @@ from billing import charges
 from config.api.errors import APIConflictError, APIInputError
 from config.api.fields import (
     AwareDateTimeField,
+    CronField,
+    HttpUrlField,
     IdField,
     QueryIntegerField,
     StrictBooleanField,
@@ -30,6 +32,7 @@ from config.api.fields import (
     StrictChoiceField,
     StrictIntegerField,
     StrictListField,
+    TimeZoneField,
 )
 from config.api.responses import created
 from config.api.schema import ERROR_RESPONSE
@@ -264,19 +267,25 @@ class SubscriptionInputSerializer(StrictSerializer):
     content_window_hours = StrictIntegerField(min_value=1, max_value=24 * 90, required=False)
     redelivery = StrictChoiceField(choices=Subscription.Redelivery.choices, required=False)
     cooldown_days = StrictIntegerField(min_value=1, max_value=365, required=False)
-    cron = StrictCharField(
-        max_length=120,
+    cron = CronField(
         allow_blank=True,
         required=False,
         help_text="A cron expression or macro (`0 8 * * 1-5`, `@daily`); empty with run_at.",
     )
-    timezone = StrictCharField(max_length=64, required=False, help_text="IANA name")
+    timezone = TimeZoneField(required=False, help_text="IANA name")
     run_at = AwareDateTimeField(
         allow_null=True, required=False, help_text="A one-off run instead of a cron schedule."
     )
     language_mode = StrictChoiceField(choices=Subscription.LanguageMode.choices, required=False)
     output_locale = StrictCharField(
         max_length=16,
+        # One of OUTPUT_LOCALES, in any case (the service lowers it).
+        schema_pattern="^("
+        + "|".join(
+            "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in locale)
+            for locale in OUTPUT_LOCALES
+        )
+        + ")$",
         allow_blank=True,
         required=False,
         help_text=f"One of {', '.join(OUTPUT_LOCALES)} (any case); needed when language_mode "
@@ -300,8 +309,7 @@ class SubscriptionInputSerializer(StrictSerializer):
         max_length=254, allow_blank=True, required=False, help_text="Empty: your account's."
     )
     email_subject = StrictCharField(max_length=200, allow_blank=True, required=False)
-    webhook_url = StrictCharField(
-        max_length=2048,
+    webhook_url = HttpUrlField(
         allow_blank=True,
         required=False,
         help_text="Set: each brief is POSTed there as signed JSON. Empty string: no webhook.",
@@ -680,8 +688,8 @@ class RunRetryView(APIView):
 
 
 class SchedulePreviewQuerySerializer(StrictSerializer):
-    cron = StrictCharField(max_length=120, help_text="e.g. `0 8 * * 1-5` or `@daily`")
-    timezone = StrictCharField(max_length=64, default="UTC", help_text="IANA name")
+    cron = CronField(help_text="e.g. `0 8 * * 1-5` or `@daily`")
+    timezone = TimeZoneField(default="UTC", help_text="IANA name")
     count = QueryIntegerField(
         min_value=1, max_value=20, default=5, help_text="How many next runs, 1 to 20."
     )

@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 
 from config.api.fields import (
     AwareDateTimeField,
+    HttpUrlField,
     IdField,
     StrictBooleanField,
     StrictCharField,
@@ -33,7 +34,7 @@ _LIST = {"required": False, "max_length": 20}
 class WatchInputSerializer(StrictSerializer):
     """The fields of a text watch; watches/service.py checks the rules between them."""
 
-    url = StrictCharField(max_length=2048, help_text="The page to watch.")
+    url = HttpUrlField(help_text="The page to watch.")
     name = StrictCharField(max_length=200, required=False, allow_blank=True, default="")
     render = StrictChoiceField(choices=["http", "browser"], required=False, default="http")
     selector_kind = StrictChoiceField(
@@ -66,7 +67,12 @@ class WatchInputSerializer(StrictSerializer):
 
 
 class AppriseTargetInputSerializer(StrictSerializer):
-    url = StrictCharField(max_length=2048, help_text="An Apprise URL; never shown back.")
+    url = StrictCharField(
+        max_length=2048,
+        help_text="An Apprise URL; never shown back.",
+        # A service Tidings sends to (digests.textwatch.apprise.SERVICES), then its address.
+        schema_pattern=rf"^({'|'.join(sorted(apprise.SERVICES))})://[^\s\x00]+$",
+    )
     label = StrictCharField(max_length=100, required=False, allow_blank=True, default="")
 
 

@@ -10,6 +10,7 @@ from django.http import StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -19,6 +20,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api.errors import APIInputError
 from config.api.fields import StrictCharField, StrictChoiceField
 from config.api.responses import created
 from config.api.schema import ERROR_RESPONSE
@@ -215,6 +217,10 @@ class ImportView(APIView):
     )
     def post(self, request):
         body = request.data.get("file")
+        if body is None:
+            # No body at all: nothing to queue (a body that is not an export still gets its
+            # job, failed with `unsupported_format`).
+            raise APIInputError({"file": _("Send the export document as the request body.")})
         try:
             job = import_jobs.start_import(request.user, body or io.BytesIO(), now=timezone.now())
         finally:

@@ -8,7 +8,7 @@ from rest_framework import serializers
 from rest_framework.views import APIView
 
 from config.api.errors import APIInputError
-from config.api.fields import StrictCharField, StrictIntegerField, StrictListField
+from config.api.fields import HttpUrlField, StrictCharField, StrictIntegerField, StrictListField
 from config.api.responses import created as created_response
 from config.api.serializers import StrictSerializer, read_body
 from ingest.crawl import service as crawl
@@ -19,9 +19,7 @@ from ingest.library.input import SourceInputError
 class AddCrawlSerializer(StrictSerializer):
     """Shape only: the rules (and their messages) live in ingest.crawl.service.clean_crawl_input."""
 
-    url = StrictCharField(
-        max_length=2048,
-        allow_blank=True,
+    url = HttpUrlField(
         help_text="The page to start from (the site's index or blog).",
     )
     include = StrictListField(

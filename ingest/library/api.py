@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from config.api.error_codes import ERROR_CODES, field_code
 from config.api.errors import APIInputError
-from config.api.fields import StrictCharField
+from config.api.fields import HttpUrlField, StrictCharField
 from config.api.pagination import OffsetCursorPagination
 from config.api.responses import created
 from config.api.serializers import (
@@ -84,7 +84,7 @@ class LibrarySourceSerializer(ResponseModelSerializer):
 
 
 class AddSourceSerializer(StrictSerializer):
-    url = StrictCharField(max_length=2048, help_text="A feed, or a site whose feed is found.")
+    url = HttpUrlField(help_text="A feed, or a site whose feed is found.")
     display_name = StrictCharField(max_length=300, required=False, allow_blank=True, default="")
 
 

@@ -8,7 +8,7 @@ from rest_framework import serializers
 from rest_framework.views import APIView
 
 from config.api.errors import APIInputError
-from config.api.fields import StrictCharField
+from config.api.fields import HttpUrlField, StrictCharField
 from config.api.responses import created
 from config.api.serializers import ResponseSerializer, StrictSerializer, read_body
 from digests.subscriptions.api import SubscriptionSerializer
@@ -16,7 +16,7 @@ from ingest.pages.service import WHEN_EXAMPLES, ReadingListError, save_for_later
 
 
 class SavePageSerializer(StrictSerializer):
-    url = StrictCharField(max_length=2048, help_text="The page to save.")
+    url = HttpUrlField(help_text="The page to save.")
     when = StrictCharField(
         max_length=100,
         required=False,

@@ -21,7 +21,6 @@ class AddSearchSerializer(StrictSerializer):
 
     query = StrictCharField(
         max_length=500,
-        allow_blank=True,
         help_text="Words or phrases; alternatives separated by commas.",
     )
     provider = StrictChoiceField(

@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 
 from config.api.errors import APIInputError
 from config.api.fields import (
+    HttpUrlField,
     StrictCharField,
     StrictChoiceField,
     StrictIntegerField,
@@ -53,7 +54,7 @@ def _interval_field(**kwargs):
 
 
 class ListWatchInputSerializer(StrictSerializer):
-    url = StrictCharField(max_length=2048, help_text="The listing page to watch.")
+    url = HttpUrlField(help_text="The listing page to watch.")
     selector = StrictCharField(
         max_length=500,
         required=False,
