@@ -139,6 +139,7 @@ from .subscription_source_weights import SubscriptionSourceWeights
 from .subscription_status_counts import SubscriptionStatusCounts
 from .subscription_status_enum import SubscriptionStatusEnum
 from .tier_enum import TierEnum
+from .timezone_enum import TimezoneEnum
 from .token import Token
 from .token_input_request import TokenInputRequest
 from .token_scope_enum import TokenScopeEnum
@@ -163,7 +164,9 @@ from .v1_apprise_targets_list_response_200 import V1AppriseTargetsListResponse20
 from .v1_apprise_targets_test_create_response_200 import (
     V1AppriseTargetsTestCreateResponse200,
 )
+from .v1_billing_estimate_retrieve_timezone import V1BillingEstimateRetrieveTimezone
 from .v1_export_retrieve_response_200 import V1ExportRetrieveResponse200
+from .v1_schedule_preview_retrieve_timezone import V1SchedulePreviewRetrieveTimezone
 from .v1_subscriptions_apprise_targets_update_response_200 import (
     V1SubscriptionsAppriseTargetsUpdateResponse200,
 )
@@ -326,6 +329,7 @@ __all__ = (
     "SubscriptionStatusCounts",
     "SubscriptionStatusEnum",
     "TierEnum",
+    "TimezoneEnum",
     "Token",
     "TokenInputRequest",
     "TokenScopeEnum",
@@ -342,7 +346,9 @@ __all__ = (
     "V1AppriseTargetsCreateResponse201",
     "V1AppriseTargetsListResponse200",
     "V1AppriseTargetsTestCreateResponse200",
+    "V1BillingEstimateRetrieveTimezone",
     "V1ExportRetrieveResponse200",
+    "V1SchedulePreviewRetrieveTimezone",
     "V1SubscriptionsAppriseTargetsUpdateResponse200",
     "V1TransferRedeemCreateResponse200",
     "V1WatchesCreateResponse201",

@@ -15,8 +15,8 @@ T = TypeVar("T", bound="Account")
 class Account:
     """
     Attributes:
-        id (int):
-        email (str):
+        id (int): Its id: a positive whole number, stable, unique among its kind.
+        email (str): The account's e-mail address (its sign-in).
         token_scope (None | TokenScopeEnum): The scope of the token used (null without one).
 
             * `write` - Read and write

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 
@@ -15,16 +15,20 @@ class AddSourceRequest:
     """
     Attributes:
         url (str): A feed, or a site whose feed is found.
-        display_name (str | Unset):  Default: ''.
+        display_name (str | Unset): The name it has in your library (empty: its own title).
     """
 
     url: str
-    display_name: str | Unset = ""
+    display_name: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         url = self.url
 
-        display_name = self.display_name
+        display_name: str | Unset
+        if isinstance(self.display_name, Unset):
+            display_name = UNSET
+        else:
+            display_name = self.display_name
 
         field_dict: dict[str, Any] = {}
 
@@ -43,7 +47,12 @@ class AddSourceRequest:
         d = dict(src_dict)
         url = d.pop("url")
 
-        display_name = d.pop("display_name", UNSET)
+        def _parse_display_name(data: object) -> str | Unset:
+            if isinstance(data, Unset):
+                return data
+            return cast(str | Unset, data)
+
+        display_name = _parse_display_name(d.pop("display_name", UNSET))
 
         add_source_request = cls(
             url=url,

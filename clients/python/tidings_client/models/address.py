@@ -17,15 +17,15 @@ class Address:
     which an answer may leave out (documented as optional).
 
         Attributes:
-            id (int):
-            address (str):
-            source_id (int):
-            label (str):
-            active (bool):
+            id (int): Its id: a positive whole number, stable, unique among its kind.
+            address (str): The e-mail address to give the newsletter.
+            source_id (int): The shared source's id in the content pool (the same for everyone).
+            label (str): A name for it, yours to choose.
+            active (bool): How many are active (or, for one thing, whether it is).
             split_roundups (bool): Each linked article of an issue also becomes its own item.
             allowed_senders (list[str]): Sender addresses (or @domains) whose mail becomes items; empty accepts any sender.
-            created_at (datetime.datetime):
-            revoked_at (datetime.datetime | None):
+            created_at (datetime.datetime): When it was made (ISO 8601, UTC).
+            revoked_at (datetime.datetime | None): When it was revoked (ISO 8601, UTC); null while in use.
     """
 
     id: int

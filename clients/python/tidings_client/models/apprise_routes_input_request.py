@@ -12,7 +12,7 @@ T = TypeVar("T", bound="AppriseRoutesInputRequest")
 class AppriseRoutesInputRequest:
     """
     Attributes:
-        targets (list[int]):
+        targets (list[int]): The ids of your Apprise targets to notify (an empty list: none).
     """
 
     targets: list[int]

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 
@@ -15,16 +15,20 @@ class AppriseTargetInputRequest:
     """
     Attributes:
         url (str): An Apprise URL; never shown back.
-        label (str | Unset):  Default: ''.
+        label (str | Unset): A name for it, yours to choose.
     """
 
     url: str
-    label: str | Unset = ""
+    label: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         url = self.url
 
-        label = self.label
+        label: str | Unset
+        if isinstance(self.label, Unset):
+            label = UNSET
+        else:
+            label = self.label
 
         field_dict: dict[str, Any] = {}
 
@@ -43,7 +47,12 @@ class AppriseTargetInputRequest:
         d = dict(src_dict)
         url = d.pop("url")
 
-        label = d.pop("label", UNSET)
+        def _parse_label(data: object) -> str | Unset:
+            if isinstance(data, Unset):
+                return data
+            return cast(str | Unset, data)
+
+        label = _parse_label(d.pop("label", UNSET))
 
         apprise_target_input_request = cls(
             url=url,

@@ -28,7 +28,7 @@ class Balance:
                 * `pro` - Pro
                 * `team` - Team
             balance (int): The sum of this period's ledger rows.
-            monthly_credits (int):
+            monthly_credits (int): Credits granted each period by the plan.
             period_start (datetime.date): First day of the period (UTC).
             period_end (datetime.date): First day of the next period (UTC): the balance resets then.
             limits (Limits): Every field is read-only: the schema then lists each as present in the answer

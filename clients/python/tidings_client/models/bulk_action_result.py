@@ -16,9 +16,9 @@ class BulkActionResult:
     which an answer may leave out (documented as optional).
 
         Attributes:
-            action (str):
+            action (str): What to do to the item(s), or what was done.
             count (int): Items changed (each id once).
-            ids (list[int]):
+            ids (list[int]): The item ids.
     """
 
     action: str

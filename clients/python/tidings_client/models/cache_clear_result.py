@@ -13,7 +13,7 @@ T = TypeVar("T", bound="CacheClearResult")
 class CacheClearResult:
     """
     Attributes:
-        deleted (int):
+        deleted (int): How many were deleted.
     """
 
     deleted: int

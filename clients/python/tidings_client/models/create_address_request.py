@@ -14,17 +14,21 @@ T = TypeVar("T", bound="CreateAddressRequest")
 class CreateAddressRequest:
     """
     Attributes:
-        label (str | Unset):  Default: ''.
+        label (str | Unset): A name for it, yours to choose.
         split_roundups (bool | Unset): Each linked article of an issue also becomes its own item. Default: False.
         subscription_id (int | None | Unset): One of your subscriptions: it uses the new address's source at once.
     """
 
-    label: str | Unset = ""
+    label: str | Unset = UNSET
     split_roundups: bool | Unset = False
     subscription_id: int | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
-        label = self.label
+        label: str | Unset
+        if isinstance(self.label, Unset):
+            label = UNSET
+        else:
+            label = self.label
 
         split_roundups = self.split_roundups
 
@@ -49,7 +53,13 @@ class CreateAddressRequest:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        label = d.pop("label", UNSET)
+
+        def _parse_label(data: object) -> str | Unset:
+            if isinstance(data, Unset):
+                return data
+            return cast(str | Unset, data)
+
+        label = _parse_label(d.pop("label", UNSET))
 
         split_roundups = d.pop("split_roundups", UNSET)
 

@@ -21,7 +21,7 @@ class Delivery:
     which an answer may leave out (documented as optional).
 
         Attributes:
-            id (int):
+            id (int): Its id: a positive whole number, stable, unique among its kind.
             run_id (int | None): Null for test events.
             channel (ChannelEnum): * `email` - Email
                 * `webhook` - Webhook
@@ -35,12 +35,12 @@ class Delivery:
                 * `failed` - Failed
             gave_up (bool): Failed and not retried any more (permanent, or out of tries).
             attempts (int): How many times a worker has claimed this work.
-            next_attempt_at (datetime.datetime | None):
-            last_attempt_at (datetime.datetime | None):
-            sent_at (datetime.datetime | None):
+            next_attempt_at (datetime.datetime | None): When the next attempt is due (ISO 8601, UTC); null if none.
+            last_attempt_at (datetime.datetime | None): When it was last attempted (ISO 8601, UTC); null if never.
+            sent_at (datetime.datetime | None): When it was sent (ISO 8601, UTC); null until then.
             response_code (int | None): The SMTP reply code or HTTP status of the last try.
-            last_error (str):
-            created_at (datetime.datetime):
+            last_error (str): Why the last attempt failed; empty when it did not.
+            created_at (datetime.datetime): When it was made (ISO 8601, UTC).
     """
 
     id: int

@@ -21,14 +21,15 @@ class Edition:
     which an answer may leave out (documented as optional).
 
         Attributes:
-            id (int):
+            id (int): Its id: a positive whole number, stable, unique among its kind.
             edition_date (datetime.date): The date in the topic's timezone.
-            published_at (datetime.datetime | None):
-            item_count (int):
-            url (str):
-            output_locale (str):
-            narrative_md (str):
-            items (list[EditionItem]):
+            published_at (datetime.datetime | None): When its source published it, if it says (ISO 8601, UTC).
+            item_count (int): How many items it holds.
+            url (str): Its address (http or https).
+            output_locale (str): The language briefs are written in when fixed (e.g. `en`); empty: follows the page
+                language.
+            narrative_md (str): The brief's overview, in safe Markdown.
+            items (list[EditionItem]): Its items, in the brief's order.
     """
 
     id: int

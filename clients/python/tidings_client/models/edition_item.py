@@ -17,12 +17,12 @@ class EditionItem:
     which an answer may leave out (documented as optional).
 
         Attributes:
-            rank (int):
-            title (str):
-            url (str):
-            summary (str):
-            source_name (str):
-            published_at (datetime.datetime | None):
+            rank (int): Its place in the brief (1 first).
+            title (str): Its title, as its source gives it.
+            url (str): Its address (http or https).
+            summary (str): A short summary of the item.
+            source_name (str): The name of the source it came from.
+            published_at (datetime.datetime | None): When its source published it, if it says (ISO 8601, UTC).
     """
 
     rank: int

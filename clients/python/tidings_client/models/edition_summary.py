@@ -17,11 +17,11 @@ class EditionSummary:
     which an answer may leave out (documented as optional).
 
         Attributes:
-            id (int):
+            id (int): Its id: a positive whole number, stable, unique among its kind.
             edition_date (datetime.date): The date in the topic's timezone.
-            published_at (datetime.datetime | None):
-            item_count (int):
-            url (str):
+            published_at (datetime.datetime | None): When its source published it, if it says (ISO 8601, UTC).
+            item_count (int): How many items it holds.
+            url (str): Its address (http or https).
     """
 
     id: int

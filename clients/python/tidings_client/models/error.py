@@ -18,7 +18,7 @@ class Error:
     """Every error answer of the API has this shape.
 
     Attributes:
-        error (ErrorDetail):
+        error (ErrorDetail): Why it failed; empty or null when it did not.
     """
 
     error: ErrorDetail

@@ -18,7 +18,8 @@ T = TypeVar("T", bound="ErrorDetail")
 
 @_attrs_define
 class ErrorDetail:
-    """
+    """Why it failed; empty or null when it did not.
+
     Attributes:
         code (ErrorCode): What went wrong, for a program to branch on; stable (codes are only added).
 

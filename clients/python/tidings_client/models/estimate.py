@@ -15,18 +15,18 @@ T = TypeVar("T", bound="Estimate")
 class Estimate:
     """
     Attributes:
-        per_run_max (int):
-        runs_per_month (int):
-        per_month_max (int):
-        monthly_credits (int):
-        balance (int):
+        per_run_max (int): The most one run can cost, in credits.
+        runs_per_month (int): About how many runs in the next 30 days.
+        per_month_max (int): The most those runs can cost, in credits.
+        monthly_credits (int): Credits granted each period by the plan.
+        balance (int): Your credits now.
         tier (TierEnum): * `free` - Free
             * `basic` - Basic
             * `pro` - Pro
             * `team` - Team
         tier_label (str): The plan's name, in your language.
-        fits_plan (bool):
-        plan_refusal (str):
+        fits_plan (bool): Whether the schedule and sources fit your plan.
+        plan_refusal (str): Why they do not fit your plan; empty when they do.
     """
 
     per_run_max: int

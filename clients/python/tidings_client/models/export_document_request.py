@@ -19,17 +19,17 @@ class ExportDocumentRequest:
 
         Attributes:
             format_ (FormatEnum): * `tidings-export@1` - tidings-export@1
-            exported_at (datetime.datetime):
+            exported_at (datetime.datetime): When the export was made (ISO 8601 with an offset).
             instance (Any): {url, software}
             scope (TransferScopeEnum): * `saved` - Saved items only
                 * `saved_recent` - Saved items and recent briefs
                 * `everything` - Everything
             account (Any): {id, email} on the exporting instance
             preferences (Any): {ui_locale, timezone, locale_mode}
-            sources (list[Any]):
-            subscriptions (list[Any]):
+            sources (list[Any]): Sources.
+            subscriptions (list[Any]): Subscriptions.
             runs (list[Any]): With their items.
-            content_states (list[Any]):
+            content_states (list[Any]): Your marks on items (read, saved, not interested).
     """
 
     format_: FormatEnum

@@ -14,9 +14,9 @@ class FetchOutcomeCounts:
     """Fetches by outcome.
 
     Attributes:
-        ok (int):
-        not_modified (int):
-        error (int):
+        ok (int): How many fetches succeeded.
+        not_modified (int): How many fetches answered 304 (nothing new).
+        error (int): Why it failed; empty or null when it did not.
     """
 
     ok: int

@@ -17,10 +17,10 @@ class Folder:
     which an answer may leave out (documented as optional).
 
         Attributes:
-            id (int):
-            name (str):
+            id (int): Its id: a positive whole number, stable, unique among its kind.
+            name (str): Its name, as you gave it.
             source_count (int): How many library sources it holds.
-            created_at (datetime.datetime):
+            created_at (datetime.datetime): When it was made (ISO 8601, UTC).
     """
 
     id: int

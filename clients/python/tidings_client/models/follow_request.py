@@ -6,6 +6,7 @@ from typing import Any, TypeVar, cast
 from attrs import define as _attrs_define
 
 from ..models.language_mode_enum import LanguageModeEnum
+from ..models.timezone_enum import TimezoneEnum
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="FollowRequest")
@@ -19,11 +20,11 @@ class FollowRequest:
         interests (list[str] | Unset): Words or phrases an item should mention (at most 30).
         language_mode (LanguageModeEnum | Unset): * `follow_ui` - Follow my UI language
             * `fixed` - Fixed
-        max_items (int | Unset):
-        min_score (int | Unset):
+        max_items (int | Unset): At most this many items per brief.
+        min_score (int | Unset): Only items scoring at least this (0 to 100) are picked.
         negative_keywords (list[str] | Unset): Items mentioning any of these are left out.
         output_locale (str | Unset): One of en, zh-hans, ja, ko (any case); needed when language_mode is fixed.
-        timezone (str | Unset): IANA name
+        timezone (TimezoneEnum | Unset):
     """
 
     cron: str | Unset = UNSET
@@ -33,10 +34,14 @@ class FollowRequest:
     min_score: int | Unset = UNSET
     negative_keywords: list[str] | Unset = UNSET
     output_locale: str | Unset = UNSET
-    timezone: str | Unset = UNSET
+    timezone: TimezoneEnum | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
-        cron = self.cron
+        cron: str | Unset
+        if isinstance(self.cron, Unset):
+            cron = UNSET
+        else:
+            cron = self.cron
 
         interests: list[str] | Unset = UNSET
         if not isinstance(self.interests, Unset):
@@ -54,9 +59,15 @@ class FollowRequest:
         if not isinstance(self.negative_keywords, Unset):
             negative_keywords = self.negative_keywords
 
-        output_locale = self.output_locale
+        output_locale: str | Unset
+        if isinstance(self.output_locale, Unset):
+            output_locale = UNSET
+        else:
+            output_locale = self.output_locale
 
-        timezone = self.timezone
+        timezone: str | Unset = UNSET
+        if not isinstance(self.timezone, Unset):
+            timezone = self.timezone.value
 
         field_dict: dict[str, Any] = {}
 
@@ -83,7 +94,13 @@ class FollowRequest:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        cron = d.pop("cron", UNSET)
+
+        def _parse_cron(data: object) -> str | Unset:
+            if isinstance(data, Unset):
+                return data
+            return cast(str | Unset, data)
+
+        cron = _parse_cron(d.pop("cron", UNSET))
 
         interests = cast(list[str], d.pop("interests", UNSET))
 
@@ -100,9 +117,19 @@ class FollowRequest:
 
         negative_keywords = cast(list[str], d.pop("negative_keywords", UNSET))
 
-        output_locale = d.pop("output_locale", UNSET)
+        def _parse_output_locale(data: object) -> str | Unset:
+            if isinstance(data, Unset):
+                return data
+            return cast(str | Unset, data)
 
-        timezone = d.pop("timezone", UNSET)
+        output_locale = _parse_output_locale(d.pop("output_locale", UNSET))
+
+        _timezone = d.pop("timezone", UNSET)
+        timezone: TimezoneEnum | Unset
+        if isinstance(_timezone, Unset):
+            timezone = UNSET
+        else:
+            timezone = TimezoneEnum(_timezone)
 
         follow_request = cls(
             cron=cron,

@@ -21,8 +21,8 @@ class ImportError_:
 
         Attributes:
             code (str): As the API's errors: unsupported_format, invalid…
-            message (str):
-            fields (ImportErrorFields):
+            message (str): What went wrong, for people.
+            fields (ImportErrorFields): What was wrong with which field.
             status (int): The HTTP status this refusal has elsewhere.
     """
 

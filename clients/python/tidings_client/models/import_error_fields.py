@@ -11,6 +11,8 @@ T = TypeVar("T", bound="ImportErrorFields")
 
 @_attrs_define
 class ImportErrorFields:
+    """What was wrong with which field."""
+
     additional_properties: dict[str, str] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

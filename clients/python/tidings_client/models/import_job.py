@@ -24,16 +24,16 @@ class ImportJob:
     which an answer may leave out (documented as optional).
 
         Attributes:
-            id (int):
+            id (int): Its id: a positive whole number, stable, unique among its kind.
             status (ImportJobStatusEnum): * `queued` - Waiting for a worker
                 * `running` - Importing
                 * `done` - Imported
                 * `failed` - Not imported
             progress_percent (int): How far the import's current pass over the file is; 100 when done.
-            size_bytes (int):
-            created_at (datetime.datetime):
-            started_at (datetime.datetime | None):
-            finished_at (datetime.datetime | None):
+            size_bytes (int): The size of what was sent, in bytes.
+            created_at (datetime.datetime): When it was made (ISO 8601, UTC).
+            started_at (datetime.datetime | None): When the work started (ISO 8601, UTC); null while queued.
+            finished_at (datetime.datetime | None): When the work finished (ISO 8601, UTC); null until then.
             summary (ImportSummary | None): When done.
             error (ImportError_ | None): When failed.
     """

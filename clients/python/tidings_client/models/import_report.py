@@ -20,11 +20,11 @@ class ImportReport:
     which an answer may leave out (documented as optional).
 
         Attributes:
-            added (int):
-            already_in_library (int):
-            duplicate (int):
-            refused (int):
-            outlines (list[OutlineResult]):
+            added (int): What was added.
+            already_in_library (int): What you already had.
+            duplicate (int): Outlines already in the file once.
+            refused (int): Outlines refused, each with the reason.
+            outlines (list[OutlineResult]): Every outline of the file and what became of it.
     """
 
     added: int

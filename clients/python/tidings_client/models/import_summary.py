@@ -22,18 +22,18 @@ class ImportSummary:
         Attributes:
             already_imported (bool): This very document was imported before: nothing changed.
             checksum (str): SHA-256 of the document, as recorded.
-            sources_added (int):
-            sources_matched (int):
-            sources_refused (list[RefusedSource]):
-            subscriptions_created (int):
-            subscriptions_matched (int):
-            subscriptions_paused_by_plan (int):
-            runs_created (int):
-            runs_matched (int):
-            runs_skipped_unfinished (int):
-            run_items_created (int):
-            content_states_created (int):
-            content_states_updated (int):
+            sources_added (int): Sources added to your library.
+            sources_matched (int): Sources you already had.
+            sources_refused (list[RefusedSource]): Sources refused (with the reason in the job).
+            subscriptions_created (int): Subscriptions created.
+            subscriptions_matched (int): Subscriptions you already had.
+            subscriptions_paused_by_plan (int): Subscriptions created paused: beyond your plan.
+            runs_created (int): Runs (briefs) created.
+            runs_matched (int): Runs you already had.
+            runs_skipped_unfinished (int): Runs left out: not finished when exported.
+            run_items_created (int): Brief items created.
+            content_states_created (int): Marks on items created.
+            content_states_updated (int): Marks on items changed.
     """
 
     already_imported: bool

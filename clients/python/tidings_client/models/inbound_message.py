@@ -19,19 +19,19 @@ class InboundMessage:
     which an answer may leave out (documented as optional).
 
         Attributes:
-            id (int):
+            id (int): Its id: a positive whole number, stable, unique among its kind.
             status (InboundMessageStatusEnum): * `pending` - Received, not yet read
                 * `accepted` - Added to the pool
                 * `held` - Held: sender not allowed
                 * `confirmation` - Subscription confirmation
                 * `refused` - Refused
-            sender_email (str):
-            sender_name (str):
-            subject (str):
-            received_at (datetime.datetime):
-            confirm_url (str):
-            dkim (str):
-            item_id (int | None):
+            sender_email (str): Who sent it.
+            sender_name (str): The sender's display name.
+            subject (str): The message's subject.
+            received_at (datetime.datetime): When it arrived (ISO 8601, UTC).
+            confirm_url (str): For a confirmation mail: the link to open yourself to confirm.
+            dkim (str): The DKIM check, e.g. `DKIM: pass (example.com)`; empty without a signature.
+            item_id (int | None): The id of the item in the shared content pool.
     """
 
     id: int

@@ -16,20 +16,20 @@ class InboxItem:
 
     Attributes:
         id (int): The Inbox item (a delivery); used by the actions.
-        run_id (int):
-        subscription_id (int):
-        subscription_name (str):
-        title (str):
-        url (str):
-        summary (str):
-        source_name (str):
+        run_id (int): The id of the run it belongs to.
+        subscription_id (int): The id of the subscription it belongs to.
+        subscription_name (str): The name of the subscription that delivered it.
+        title (str): Its title, as its source gives it.
+        url (str): Its address (http or https).
+        summary (str): A short summary of the item.
+        source_name (str): The name of the source it came from.
         reason (str): Why it was selected, in your language.
         overall (int): Score, 0-100.
-        published_at (datetime.datetime | None):
-        delivered_at (datetime.datetime):
-        read (bool):
-        saved (bool):
-        not_interested (bool):
+        published_at (datetime.datetime | None): When its source published it, if it says (ISO 8601, UTC).
+        delivered_at (datetime.datetime): When it was delivered to your Inbox (ISO 8601, UTC).
+        read (bool): Whether you read it.
+        saved (bool): Saved (for an item: whether you saved it; for counts: how many).
+        not_interested (bool): Marked not interested (for an item: whether; for counts: how many).
     """
 
     id: int

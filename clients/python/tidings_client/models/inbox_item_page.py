@@ -18,9 +18,9 @@ class InboxItemPage:
     """A page of InboxItem items; follow `next` until it is null.
 
     Attributes:
-        next_ (None | str):
-        previous (None | str):
-        results (list[InboxItem]):
+        next_ (None | str): The link to the next page, or null on the last.
+        previous (None | str): The link to the previous page, or null.
+        results (list[InboxItem]): This page's entries, in the list's order.
     """
 
     next_: None | str

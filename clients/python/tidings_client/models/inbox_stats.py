@@ -22,9 +22,9 @@ class InboxStats:
         Attributes:
             delivered (int): Distinct items ever delivered.
             unread (int): Delivered, not read, not dismissed.
-            saved (int):
-            not_interested (int):
-            by_subscription (list[SubscriptionCounts]):
+            saved (int): Saved (for an item: whether you saved it; for counts: how many).
+            not_interested (int): Marked not interested (for an item: whether; for counts: how many).
+            by_subscription (list[SubscriptionCounts]): The same counts per subscription.
     """
 
     delivered: int

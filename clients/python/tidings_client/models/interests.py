@@ -18,8 +18,8 @@ class Interests:
     which an answer may leave out (documented as optional).
 
         Attributes:
-            interests (list[str]):
-            negative_keywords (list[str]):
+            interests (list[str]): Words and phrases an item should be about.
+            negative_keywords (list[str]): Words that make an item unwanted.
             source (SourceEnum): * `model` - model
                 * `words` - words
     """

@@ -17,19 +17,19 @@ class LibrarySource:
     which an answer may leave out (documented as optional).
 
         Attributes:
-            id (int):
-            source_id (int):
-            display_name (str):
+            id (int): Its id: a positive whole number, stable, unique among its kind.
+            source_id (int): The shared source's id in the content pool (the same for everyone).
+            display_name (str): The name it has in your library (empty: its own title).
             folder (int | None): The folder it is in, or null.
-            folder_name (None | str):
-            type_ (str):
-            url (str):
-            title (str):
-            status (str):
-            last_refresh_at (datetime.datetime | None):
-            next_refresh_at (datetime.datetime | None):
-            last_error (str):
-            added_at (datetime.datetime):
+            folder_name (None | str): The name of its folder, or null when in none.
+            type_ (str): What kind of source it is (one of the values listed).
+            url (str): Its address (http or https).
+            title (str): Its title, as its source gives it.
+            status (str): Its state now (one of the values listed).
+            last_refresh_at (datetime.datetime | None): When the source was last fetched (ISO 8601, UTC); null if never.
+            next_refresh_at (datetime.datetime | None): When the source is fetched next (ISO 8601, UTC).
+            last_error (str): Why the last attempt failed; empty when it did not.
+            added_at (datetime.datetime): When it was added to your library (ISO 8601, UTC).
     """
 
     id: int

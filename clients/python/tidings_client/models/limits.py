@@ -16,12 +16,12 @@ class Limits:
     which an answer may leave out (documented as optional).
 
         Attributes:
-            subscriptions (int):
-            min_interval_seconds (int):
-            manual_runs_per_hour (int):
+            subscriptions (int): Subscriptions.
+            min_interval_seconds (int): The shortest time between scheduled runs the plan allows.
+            manual_runs_per_hour (int): How many "run now" requests per hour the plan allows.
             public_topics (int | None): Null: no limit.
             public_publishes_per_day (int | None): Null: no limit.
-            private_topics (bool):
+            private_topics (bool): Whether the plan may publish private topics.
     """
 
     subscriptions: int

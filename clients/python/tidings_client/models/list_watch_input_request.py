@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 
@@ -17,10 +17,10 @@ class ListWatchInputRequest:
     """
     Attributes:
         url (str): The listing page to watch.
-        selector (str | Unset): CSS selector for the items; empty: Tidings finds the page's repeated links. Default: ''.
+        selector (str | Unset): CSS selector for the items; empty: Tidings finds the page's repeated links.
         render (RenderEnum | Unset): * `http` - http
             * `browser` - browser Default: RenderEnum.HTTP.
-        display_name (str | Unset):  Default: ''.
+        display_name (str | Unset): The name it has in your library (empty: its own title).
         notify (list[NotifyEnum] | Unset): Where a change (links the page never had before) is told: 'inbox' (a short
             brief in the Inbox), plus 'email' and 'push' (Web Push to your registered devices) on top of it; [] for no
             notice (the watch still feeds briefs that use it). Each change is told once per channel.
@@ -29,22 +29,30 @@ class ListWatchInputRequest:
     """
 
     url: str
-    selector: str | Unset = ""
+    selector: str | Unset = UNSET
     render: RenderEnum | Unset = RenderEnum.HTTP
-    display_name: str | Unset = ""
+    display_name: str | Unset = UNSET
     notify: list[NotifyEnum] | Unset = UNSET
     check_interval_minutes: int | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         url = self.url
 
-        selector = self.selector
+        selector: str | Unset
+        if isinstance(self.selector, Unset):
+            selector = UNSET
+        else:
+            selector = self.selector
 
         render: str | Unset = UNSET
         if not isinstance(self.render, Unset):
             render = self.render.value
 
-        display_name = self.display_name
+        display_name: str | Unset
+        if isinstance(self.display_name, Unset):
+            display_name = UNSET
+        else:
+            display_name = self.display_name
 
         notify: list[str] | Unset = UNSET
         if not isinstance(self.notify, Unset):
@@ -80,7 +88,12 @@ class ListWatchInputRequest:
         d = dict(src_dict)
         url = d.pop("url")
 
-        selector = d.pop("selector", UNSET)
+        def _parse_selector(data: object) -> str | Unset:
+            if isinstance(data, Unset):
+                return data
+            return cast(str | Unset, data)
+
+        selector = _parse_selector(d.pop("selector", UNSET))
 
         _render = d.pop("render", UNSET)
         render: RenderEnum | Unset
@@ -89,7 +102,12 @@ class ListWatchInputRequest:
         else:
             render = RenderEnum(_render)
 
-        display_name = d.pop("display_name", UNSET)
+        def _parse_display_name(data: object) -> str | Unset:
+            if isinstance(data, Unset):
+                return data
+            return cast(str | Unset, data)
+
+        display_name = _parse_display_name(d.pop("display_name", UNSET))
 
         _notify = d.pop("notify", UNSET)
         notify: list[NotifyEnum] | Unset = UNSET

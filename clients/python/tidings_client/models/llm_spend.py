@@ -17,12 +17,12 @@ class LLMSpend:
 
         Attributes:
             tokens_today (int): Platform tokens this UTC day.
-            daily_token_budget (int):
-            calls_24h (int):
-            calls_30d (int):
-            failed_30d (int):
-            input_tokens_30d (int):
-            output_tokens_30d (int):
+            daily_token_budget (int): The model tokens allowed per day.
+            calls_24h (int): Model calls in the last 24 hours.
+            calls_30d (int): Model calls in the last 30 days.
+            failed_30d (int): Model calls that failed in the last 30 days.
+            input_tokens_30d (int): Model input tokens in the last 30 days.
+            output_tokens_30d (int): Model output tokens in the last 30 days.
     """
 
     tokens_today: int

@@ -19,12 +19,12 @@ class NewTransferCode:
     which an answer may leave out (documented as optional).
 
         Attributes:
-            id (int):
+            id (int): Its id: a positive whole number, stable, unique among its kind.
             code (str): Shown this once; give it to the other Tidings.
             scope (TransferScopeEnum): * `saved` - Saved items only
                 * `saved_recent` - Saved items and recent briefs
                 * `everything` - Everything
-            expires_at (datetime.datetime):
+            expires_at (datetime.datetime): When it stops being accepted (ISO 8601, UTC).
     """
 
     id: int

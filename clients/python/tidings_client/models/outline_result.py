@@ -18,15 +18,15 @@ class OutlineResult:
     which an answer may leave out (documented as optional).
 
         Attributes:
-            url (str):
-            title (str):
-            html_url (str):
+            url (str): Its address (http or https).
+            title (str): Its title, as its source gives it.
+            html_url (str): The site the outline names, if any.
             status (OutlineResultStatusEnum): * `added` - added
                 * `already_in_library` - already_in_library
                 * `duplicate` - duplicate
                 * `refused` - refused
-            reason (str):
-            user_source_id (int | None):
+            reason (str): Why, in plain words.
+            user_source_id (int | None): The id of the source in your library (`/api/v1/sources/{id}`).
             folder (str): The folder outline the feed was in ("" at the top level).
     """
 

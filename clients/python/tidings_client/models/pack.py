@@ -20,15 +20,15 @@ class Pack:
     which an answer may leave out (documented as optional).
 
         Attributes:
-            key (str):
-            name (str):
-            description (str):
-            language (str):
-            feed_count (int):
-            source_count (int):
+            key (str): Its key, as paths name it.
+            name (str): Its name, as you gave it.
+            description (str): Its description, in plain words.
+            language (str): The language of its sources (e.g. `en`).
+            feed_count (int): How many feeds it holds.
+            source_count (int): How many sources it holds.
             in_library (int): How many of its sources you already have.
-            installed (bool):
-            sources (list[PackSource]):
+            installed (bool): Whether you have installed it.
+            sources (list[PackSource]): Sources.
     """
 
     key: str

@@ -20,9 +20,9 @@ class PackInstall:
     which an answer may leave out (documented as optional).
 
         Attributes:
-            pack (str):
-            added (list[LibrarySource]):
-            already_in_library (list[LibrarySource]):
+            pack (str): The pack's key.
+            added (list[LibrarySource]): What was added.
+            already_in_library (list[LibrarySource]): What you already had.
     """
 
     pack: str

@@ -16,11 +16,11 @@ class PackSource:
     which an answer may leave out (documented as optional).
 
         Attributes:
-            key (str):
-            title (str):
-            type_ (str):
-            url (str):
-            discovery_only (bool):
+            key (str): Its key, as paths name it.
+            title (str): Its title, as its source gives it.
+            type_ (str): What kind of source it is (one of the values listed).
+            url (str): Its address (http or https).
+            discovery_only (bool): A search source (it finds items at each run rather than holding a feed).
             note (str): What this server says about the source now (NAVER: whether discovery is on).
     """
 

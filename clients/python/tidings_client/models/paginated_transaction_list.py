@@ -19,7 +19,7 @@ class PaginatedTransactionList:
     Attributes:
         next_ (None | str): The next page; null on the last one.
         previous (None | str): The page before; null on the first one.
-        results (list[Transaction]):
+        results (list[Transaction]): This page's entries, in the list's order.
     """
 
     next_: None | str

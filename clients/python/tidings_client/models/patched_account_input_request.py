@@ -6,6 +6,7 @@ from typing import Any, TypeVar
 from attrs import define as _attrs_define
 
 from ..models.language_enum import LanguageEnum
+from ..models.timezone_enum import TimezoneEnum
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="PatchedAccountInputRequest")
@@ -18,18 +19,20 @@ class PatchedAccountInputRequest:
         language (LanguageEnum | Unset): * `auto` - auto
             * `en` - en
             * `zh-hans` - zh-hans
-        timezone (str | Unset): IANA name
+        timezone (TimezoneEnum | Unset):
     """
 
     language: LanguageEnum | Unset = UNSET
-    timezone: str | Unset = UNSET
+    timezone: TimezoneEnum | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         language: str | Unset = UNSET
         if not isinstance(self.language, Unset):
             language = self.language.value
 
-        timezone = self.timezone
+        timezone: str | Unset = UNSET
+        if not isinstance(self.timezone, Unset):
+            timezone = self.timezone.value
 
         field_dict: dict[str, Any] = {}
 
@@ -51,7 +54,12 @@ class PatchedAccountInputRequest:
         else:
             language = LanguageEnum(_language)
 
-        timezone = d.pop("timezone", UNSET)
+        _timezone = d.pop("timezone", UNSET)
+        timezone: TimezoneEnum | Unset
+        if isinstance(_timezone, Unset):
+            timezone = UNSET
+        else:
+            timezone = TimezoneEnum(_timezone)
 
         patched_account_input_request = cls(
             language=language,

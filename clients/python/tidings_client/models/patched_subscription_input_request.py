@@ -11,6 +11,7 @@ from ..models.length_enum import LengthEnum
 from ..models.reading_levels_enum import ReadingLevelsEnum
 from ..models.redelivery_enum import RedeliveryEnum
 from ..models.sections_enum import SectionsEnum
+from ..models.timezone_enum import TimezoneEnum
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -29,8 +30,8 @@ class PatchedSubscriptionInputRequest:
     (digests.subscriptions.service.clean_input), shared with the console.
 
         Attributes:
-            name (str | Unset):
-            topic (str | Unset):
+            name (str | Unset): Its name, as you gave it.
+            topic (str | Unset): What to follow, in plain words; interests are derived from it when empty.
             interests (list[str] | Unset): Words or phrases an item should mention (at most 30).
             negative_keywords (list[str] | Unset): Items mentioning any of these are left out.
             source_ids (list[int] | Unset): Sources from your library (`source_id` of /api/v1/sources).
@@ -40,28 +41,28 @@ class PatchedSubscriptionInputRequest:
             length (LengthEnum | Unset): * `brief` - brief
                 * `standard` - standard
                 * `deep` - deep
-            min_score (int | Unset):
-            max_items (int | Unset):
-            content_window_hours (int | Unset):
+            min_score (int | Unset): Only items scoring at least this (0 to 100) are picked.
+            max_items (int | Unset): At most this many items per brief.
+            content_window_hours (int | Unset): Only items published within this many hours are candidates.
             redelivery (RedeliveryEnum | Unset): * `never` - Never
                 * `cooldown` - After a cooldown
                 * `on_content_update` - When the content changes
-            cooldown_days (int | Unset):
+            cooldown_days (int | Unset): With `redelivery: cooldown`, days before an item may come again.
             cron (str | Unset): A cron expression or macro (`0 8 * * 1-5`, `@daily`); empty with run_at.
-            timezone (str | Unset): IANA name
+            timezone (TimezoneEnum | Unset):
             run_at (datetime.datetime | None | Unset): A one-off run instead of a cron schedule.
             language_mode (LanguageModeEnum | Unset): * `follow_ui` - Follow my UI language
                 * `fixed` - Fixed
             output_locale (str | Unset): One of en, zh-hans, ja, ko (any case); needed when language_mode is fixed.
-            summaries_enabled (bool | Unset):
-            narrative_enabled (bool | Unset):
-            tone (str | Unset):
-            reading_levels (list[ReadingLevelsEnum] | Unset):
+            summaries_enabled (bool | Unset): Whether each item gets a summary.
+            narrative_enabled (bool | Unset): Whether the brief starts with an overview of its items.
+            tone (str | Unset): The tone of the overview (e.g. `neutral`).
+            reading_levels (list[ReadingLevelsEnum] | Unset): The reading levels summaries are written for (L1 simplest).
             sections (list[SectionsEnum] | Unset): Article sections to keep, of 정치, 경제, 사회, 국제, 문화, 생활, 연예, 스포츠, IT, 과학,
                 오피니언; empty = any. An item whose section is not known is left out while any is chosen.
             email_enabled (bool | Unset): Email each brief too.
             email_to (str | Unset): Empty: your account's.
-            email_subject (str | Unset):
+            email_subject (str | Unset): The e-mail's subject; empty: the brief's default subject.
             webhook_url (str | Unset): Set: each brief is POSTed there as signed JSON. Empty string: no webhook.
     """
 
@@ -78,7 +79,7 @@ class PatchedSubscriptionInputRequest:
     redelivery: RedeliveryEnum | Unset = UNSET
     cooldown_days: int | Unset = UNSET
     cron: str | Unset = UNSET
-    timezone: str | Unset = UNSET
+    timezone: TimezoneEnum | Unset = UNSET
     run_at: datetime.datetime | None | Unset = UNSET
     language_mode: LanguageModeEnum | Unset = UNSET
     output_locale: str | Unset = UNSET
@@ -95,7 +96,11 @@ class PatchedSubscriptionInputRequest:
     def to_dict(self) -> dict[str, Any]:
         name = self.name
 
-        topic = self.topic
+        topic: str | Unset
+        if isinstance(self.topic, Unset):
+            topic = UNSET
+        else:
+            topic = self.topic
 
         interests: list[str] | Unset = UNSET
         if not isinstance(self.interests, Unset):
@@ -129,9 +134,15 @@ class PatchedSubscriptionInputRequest:
 
         cooldown_days = self.cooldown_days
 
-        cron = self.cron
+        cron: str | Unset
+        if isinstance(self.cron, Unset):
+            cron = UNSET
+        else:
+            cron = self.cron
 
-        timezone = self.timezone
+        timezone: str | Unset = UNSET
+        if not isinstance(self.timezone, Unset):
+            timezone = self.timezone.value
 
         run_at: None | str | Unset
         if isinstance(self.run_at, Unset):
@@ -145,7 +156,11 @@ class PatchedSubscriptionInputRequest:
         if not isinstance(self.language_mode, Unset):
             language_mode = self.language_mode.value
 
-        output_locale = self.output_locale
+        output_locale: str | Unset
+        if isinstance(self.output_locale, Unset):
+            output_locale = UNSET
+        else:
+            output_locale = self.output_locale
 
         summaries_enabled = self.summaries_enabled
 
@@ -169,11 +184,23 @@ class PatchedSubscriptionInputRequest:
 
         email_enabled = self.email_enabled
 
-        email_to = self.email_to
+        email_to: str | Unset
+        if isinstance(self.email_to, Unset):
+            email_to = UNSET
+        else:
+            email_to = self.email_to
 
-        email_subject = self.email_subject
+        email_subject: str | Unset
+        if isinstance(self.email_subject, Unset):
+            email_subject = UNSET
+        else:
+            email_subject = self.email_subject
 
-        webhook_url = self.webhook_url
+        webhook_url: str | Unset
+        if isinstance(self.webhook_url, Unset):
+            webhook_url = UNSET
+        else:
+            webhook_url = self.webhook_url
 
         field_dict: dict[str, Any] = {}
 
@@ -242,7 +269,12 @@ class PatchedSubscriptionInputRequest:
         d = dict(src_dict)
         name = d.pop("name", UNSET)
 
-        topic = d.pop("topic", UNSET)
+        def _parse_topic(data: object) -> str | Unset:
+            if isinstance(data, Unset):
+                return data
+            return cast(str | Unset, data)
+
+        topic = _parse_topic(d.pop("topic", UNSET))
 
         interests = cast(list[str], d.pop("interests", UNSET))
 
@@ -281,9 +313,19 @@ class PatchedSubscriptionInputRequest:
 
         cooldown_days = d.pop("cooldown_days", UNSET)
 
-        cron = d.pop("cron", UNSET)
+        def _parse_cron(data: object) -> str | Unset:
+            if isinstance(data, Unset):
+                return data
+            return cast(str | Unset, data)
 
-        timezone = d.pop("timezone", UNSET)
+        cron = _parse_cron(d.pop("cron", UNSET))
+
+        _timezone = d.pop("timezone", UNSET)
+        timezone: TimezoneEnum | Unset
+        if isinstance(_timezone, Unset):
+            timezone = UNSET
+        else:
+            timezone = TimezoneEnum(_timezone)
 
         def _parse_run_at(data: object) -> datetime.datetime | None | Unset:
             if data is None:
@@ -309,7 +351,12 @@ class PatchedSubscriptionInputRequest:
         else:
             language_mode = LanguageModeEnum(_language_mode)
 
-        output_locale = d.pop("output_locale", UNSET)
+        def _parse_output_locale(data: object) -> str | Unset:
+            if isinstance(data, Unset):
+                return data
+            return cast(str | Unset, data)
+
+        output_locale = _parse_output_locale(d.pop("output_locale", UNSET))
 
         summaries_enabled = d.pop("summaries_enabled", UNSET)
 
@@ -337,11 +384,26 @@ class PatchedSubscriptionInputRequest:
 
         email_enabled = d.pop("email_enabled", UNSET)
 
-        email_to = d.pop("email_to", UNSET)
+        def _parse_email_to(data: object) -> str | Unset:
+            if isinstance(data, Unset):
+                return data
+            return cast(str | Unset, data)
 
-        email_subject = d.pop("email_subject", UNSET)
+        email_to = _parse_email_to(d.pop("email_to", UNSET))
 
-        webhook_url = d.pop("webhook_url", UNSET)
+        def _parse_email_subject(data: object) -> str | Unset:
+            if isinstance(data, Unset):
+                return data
+            return cast(str | Unset, data)
+
+        email_subject = _parse_email_subject(d.pop("email_subject", UNSET))
+
+        def _parse_webhook_url(data: object) -> str | Unset:
+            if isinstance(data, Unset):
+                return data
+            return cast(str | Unset, data)
+
+        webhook_url = _parse_webhook_url(d.pop("webhook_url", UNSET))
 
         patched_subscription_input_request = cls(
             name=name,

@@ -1,10 +1,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 
+from ..models.timezone_enum import TimezoneEnum
 from ..models.visibility_enum import VisibilityEnum
 from ..types import UNSET, Unset
 
@@ -17,13 +18,13 @@ class PatchedTopicChangesRequest:
     rules and their messages are topics.publishing's, shared with the console.
 
         Attributes:
-            title (str | Unset):
-            description (str | Unset):
+            title (str | Unset): Its title, as its source gives it.
+            description (str | Unset): Its description, in plain words.
             slug (str | Unset): Empty: made from the title.
             visibility (VisibilityEnum | Unset): * `public` - Public
                 * `private` - Private
             cron (str | Unset): Empty: the subscription's.
-            timezone (str | Unset):
+            timezone (TimezoneEnum | Unset):
     """
 
     title: str | Unset = UNSET
@@ -31,22 +32,36 @@ class PatchedTopicChangesRequest:
     slug: str | Unset = UNSET
     visibility: VisibilityEnum | Unset = UNSET
     cron: str | Unset = UNSET
-    timezone: str | Unset = UNSET
+    timezone: TimezoneEnum | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         title = self.title
 
-        description = self.description
+        description: str | Unset
+        if isinstance(self.description, Unset):
+            description = UNSET
+        else:
+            description = self.description
 
-        slug = self.slug
+        slug: str | Unset
+        if isinstance(self.slug, Unset):
+            slug = UNSET
+        else:
+            slug = self.slug
 
         visibility: str | Unset = UNSET
         if not isinstance(self.visibility, Unset):
             visibility = self.visibility.value
 
-        cron = self.cron
+        cron: str | Unset
+        if isinstance(self.cron, Unset):
+            cron = UNSET
+        else:
+            cron = self.cron
 
-        timezone = self.timezone
+        timezone: str | Unset = UNSET
+        if not isinstance(self.timezone, Unset):
+            timezone = self.timezone.value
 
         field_dict: dict[str, Any] = {}
 
@@ -71,9 +86,19 @@ class PatchedTopicChangesRequest:
         d = dict(src_dict)
         title = d.pop("title", UNSET)
 
-        description = d.pop("description", UNSET)
+        def _parse_description(data: object) -> str | Unset:
+            if isinstance(data, Unset):
+                return data
+            return cast(str | Unset, data)
 
-        slug = d.pop("slug", UNSET)
+        description = _parse_description(d.pop("description", UNSET))
+
+        def _parse_slug(data: object) -> str | Unset:
+            if isinstance(data, Unset):
+                return data
+            return cast(str | Unset, data)
+
+        slug = _parse_slug(d.pop("slug", UNSET))
 
         _visibility = d.pop("visibility", UNSET)
         visibility: VisibilityEnum | Unset
@@ -82,9 +107,19 @@ class PatchedTopicChangesRequest:
         else:
             visibility = VisibilityEnum(_visibility)
 
-        cron = d.pop("cron", UNSET)
+        def _parse_cron(data: object) -> str | Unset:
+            if isinstance(data, Unset):
+                return data
+            return cast(str | Unset, data)
 
-        timezone = d.pop("timezone", UNSET)
+        cron = _parse_cron(d.pop("cron", UNSET))
+
+        _timezone = d.pop("timezone", UNSET)
+        timezone: TimezoneEnum | Unset
+        if isinstance(_timezone, Unset):
+            timezone = UNSET
+        else:
+            timezone = TimezoneEnum(_timezone)
 
         patched_topic_changes_request = cls(
             title=title,

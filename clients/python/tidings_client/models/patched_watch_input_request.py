@@ -21,7 +21,7 @@ class PatchedWatchInputRequest:
 
     Attributes:
         url (str | Unset): The page to watch.
-        name (str | Unset):  Default: ''.
+        name (str | Unset): Its name, as you gave it.
         render (RenderEnum | Unset): * `http` - http
             * `browser` - browser Default: RenderEnum.HTTP.
         selector_kind (BlankEnum | SelectorKindEnum | Unset): '' (the whole page), 'css' or 'xpath'.
@@ -29,30 +29,30 @@ class PatchedWatchInputRequest:
             * `` -
             * `css` - css
             * `xpath` - xpath Default: BlankEnum.VALUE_0.
-        selector (str | Unset):  Default: ''.
-        ignore_text (list[str] | Unset):
-        ignore_regex (list[str] | Unset):
-        ignore_numbers (bool | Unset):  Default: False.
+        selector (str | Unset): The part of the page watched, as a CSS selector (or XPath).
+        ignore_text (list[str] | Unset): Lines containing any of these are ignored when comparing.
+        ignore_regex (list[str] | Unset): Text matching any of these regular expressions is ignored.
+        ignore_numbers (bool | Unset): Whether changes of numbers alone are ignored. Default: False.
         trigger (str | Unset): 'any', 'appears', 'disappears', 'above' or 'below'. Default: 'any'.
-        trigger_text (str | Unset):  Default: ''.
-        trigger_number (str | Unset): A number. Default: ''.
-        check_interval_minutes (int | Unset):  Default: 60.
-        start_at (datetime.datetime | None | Unset):
-        end_at (datetime.datetime | None | Unset):
-        notify (list[NotifyEnum] | Unset):
+        trigger_text (str | Unset): With `trigger` appears/disappears: the text to look for.
+        trigger_number (str | Unset): A number.
+        check_interval_minutes (int | Unset): Minutes between checks (your plan sets the minimum). Default: 60.
+        start_at (datetime.datetime | None | Unset): No checks before this moment (ISO 8601 with an offset).
+        end_at (datetime.datetime | None | Unset): No checks after this moment (ISO 8601 with an offset).
+        notify (list[NotifyEnum] | Unset): Where changes are told: `inbox`, `email`, `push`.
     """
 
     url: str | Unset = UNSET
-    name: str | Unset = ""
+    name: str | Unset = UNSET
     render: RenderEnum | Unset = RenderEnum.HTTP
     selector_kind: BlankEnum | SelectorKindEnum | Unset = BlankEnum.VALUE_0
-    selector: str | Unset = ""
+    selector: str | Unset = UNSET
     ignore_text: list[str] | Unset = UNSET
     ignore_regex: list[str] | Unset = UNSET
     ignore_numbers: bool | Unset = False
     trigger: str | Unset = "any"
-    trigger_text: str | Unset = ""
-    trigger_number: str | Unset = ""
+    trigger_text: str | Unset = UNSET
+    trigger_number: str | Unset = UNSET
     check_interval_minutes: int | Unset = 60
     start_at: datetime.datetime | None | Unset = UNSET
     end_at: datetime.datetime | None | Unset = UNSET
@@ -61,7 +61,11 @@ class PatchedWatchInputRequest:
     def to_dict(self) -> dict[str, Any]:
         url = self.url
 
-        name = self.name
+        name: str | Unset
+        if isinstance(self.name, Unset):
+            name = UNSET
+        else:
+            name = self.name
 
         render: str | Unset = UNSET
         if not isinstance(self.render, Unset):
@@ -75,7 +79,11 @@ class PatchedWatchInputRequest:
         else:
             selector_kind = self.selector_kind.value
 
-        selector = self.selector
+        selector: str | Unset
+        if isinstance(self.selector, Unset):
+            selector = UNSET
+        else:
+            selector = self.selector
 
         ignore_text: list[str] | Unset = UNSET
         if not isinstance(self.ignore_text, Unset):
@@ -89,9 +97,17 @@ class PatchedWatchInputRequest:
 
         trigger = self.trigger
 
-        trigger_text = self.trigger_text
+        trigger_text: str | Unset
+        if isinstance(self.trigger_text, Unset):
+            trigger_text = UNSET
+        else:
+            trigger_text = self.trigger_text
 
-        trigger_number = self.trigger_number
+        trigger_number: str | Unset
+        if isinstance(self.trigger_number, Unset):
+            trigger_number = UNSET
+        else:
+            trigger_number = self.trigger_number
 
         check_interval_minutes = self.check_interval_minutes
 
@@ -159,7 +175,12 @@ class PatchedWatchInputRequest:
         d = dict(src_dict)
         url = d.pop("url", UNSET)
 
-        name = d.pop("name", UNSET)
+        def _parse_name(data: object) -> str | Unset:
+            if isinstance(data, Unset):
+                return data
+            return cast(str | Unset, data)
+
+        name = _parse_name(d.pop("name", UNSET))
 
         _render = d.pop("render", UNSET)
         render: RenderEnum | Unset
@@ -187,7 +208,12 @@ class PatchedWatchInputRequest:
 
         selector_kind = _parse_selector_kind(d.pop("selector_kind", UNSET))
 
-        selector = d.pop("selector", UNSET)
+        def _parse_selector(data: object) -> str | Unset:
+            if isinstance(data, Unset):
+                return data
+            return cast(str | Unset, data)
+
+        selector = _parse_selector(d.pop("selector", UNSET))
 
         ignore_text = cast(list[str], d.pop("ignore_text", UNSET))
 
@@ -197,9 +223,19 @@ class PatchedWatchInputRequest:
 
         trigger = d.pop("trigger", UNSET)
 
-        trigger_text = d.pop("trigger_text", UNSET)
+        def _parse_trigger_text(data: object) -> str | Unset:
+            if isinstance(data, Unset):
+                return data
+            return cast(str | Unset, data)
 
-        trigger_number = d.pop("trigger_number", UNSET)
+        trigger_text = _parse_trigger_text(d.pop("trigger_text", UNSET))
+
+        def _parse_trigger_number(data: object) -> str | Unset:
+            if isinstance(data, Unset):
+                return data
+            return cast(str | Unset, data)
+
+        trigger_number = _parse_trigger_number(d.pop("trigger_number", UNSET))
 
         check_interval_minutes = d.pop("check_interval_minutes", UNSET)
 

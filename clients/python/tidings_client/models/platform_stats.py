@@ -25,7 +25,7 @@ class PlatformStats:
     which an answer may leave out (documented as optional).
 
         Attributes:
-            generated_at (datetime.datetime):
+            generated_at (datetime.datetime): When these figures were computed (ISO 8601, UTC).
             users (UserCounts): Every field is read-only: the schema then lists each as present in the answer
                 (required) and never offers it as input — except those named in `answered_sometimes`,
                 which an answer may leave out (documented as optional).

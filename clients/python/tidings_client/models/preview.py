@@ -20,11 +20,11 @@ class Preview:
     which an answer may leave out (documented as optional).
 
         Attributes:
-            candidates_count (int):
-            above_min_score (int):
-            dedup_skipped (int):
-            selected (list[PreviewItem]):
-            empty_reason (str):
+            candidates_count (int): How many items were considered.
+            above_min_score (int): How many items scored at least `min_score`.
+            dedup_skipped (int): How many were left out as already delivered to you.
+            selected (list[PreviewItem]): The items a run would deliver now.
+            empty_reason (str): Why nothing was delivered; empty when something was.
             interests (list[str]): The interests the preview matched.
             advice (str): When nothing would be delivered: why, and what to change (in the asker's language).
     """

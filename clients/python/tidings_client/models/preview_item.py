@@ -17,15 +17,16 @@ class PreviewItem:
     which an answer may leave out (documented as optional).
 
         Attributes:
-            item_id (int):
-            title (str):
-            url (str):
-            source_name (str):
-            published_at (datetime.datetime | None):
-            relevance (int):
-            overall (int):
-            reason (str):
-            redelivery (bool):
+            item_id (int): The id of the item in the shared content pool.
+            title (str): Its title, as its source gives it.
+            url (str): Its address (http or https).
+            source_name (str): The name of the source it came from.
+            published_at (datetime.datetime | None): When its source published it, if it says (ISO 8601, UTC).
+            relevance (int): How well it matches the interests, 0 to 100.
+            overall (int): Its overall score, 0 to 100 (the brief's picking order).
+            reason (str): Why, in plain words.
+            redelivery (bool): Whether an item already delivered may come again: `never`, after `cooldown_days`
+                (`cooldown`), or when its content changes (`on_content_update`).
     """
 
     item_id: int

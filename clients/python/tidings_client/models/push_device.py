@@ -17,11 +17,11 @@ class PushDevice:
     which an answer may leave out (documented as optional).
 
         Attributes:
-            id (int):
-            label (str):
-            endpoint (str):
-            created_at (datetime.datetime):
-            last_sent_at (datetime.datetime | None):
+            id (int): Its id: a positive whole number, stable, unique among its kind.
+            label (str): A name for it, yours to choose.
+            endpoint (str): The push service's address for this browser.
+            created_at (datetime.datetime): When it was made (ISO 8601, UTC).
+            last_sent_at (datetime.datetime | None): When something was last sent to it (ISO 8601, UTC); null if never.
     """
 
     id: int

@@ -22,13 +22,13 @@ class PushDeviceInputRequest:
         endpoint (str): The push service's https URL.
         keys (PushKeysRequest):
         expiration_time (int | None | Unset): Sent by browsers; ignored.
-        label (str | Unset): Your name for it. Default: ''.
+        label (str | Unset): Your name for it.
     """
 
     endpoint: str
     keys: PushKeysRequest
     expiration_time: int | None | Unset = UNSET
-    label: str | Unset = ""
+    label: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         endpoint = self.endpoint
@@ -41,7 +41,11 @@ class PushDeviceInputRequest:
         else:
             expiration_time = self.expiration_time
 
-        label = self.label
+        label: str | Unset
+        if isinstance(self.label, Unset):
+            label = UNSET
+        else:
+            label = self.label
 
         field_dict: dict[str, Any] = {}
 
@@ -76,7 +80,12 @@ class PushDeviceInputRequest:
 
         expiration_time = _parse_expiration_time(d.pop("expirationTime", UNSET))
 
-        label = d.pop("label", UNSET)
+        def _parse_label(data: object) -> str | Unset:
+            if isinstance(data, Unset):
+                return data
+            return cast(str | Unset, data)
+
+        label = _parse_label(d.pop("label", UNSET))
 
         push_device_input_request = cls(
             endpoint=endpoint,

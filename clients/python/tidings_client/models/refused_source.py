@@ -16,10 +16,10 @@ class RefusedSource:
     which an answer may leave out (documented as optional).
 
         Attributes:
-            id (int):
-            type_ (str):
-            url (str):
-            reason (str):
+            id (int): Its id: a positive whole number, stable, unique among its kind.
+            type_ (str): What kind of source it is (one of the values listed).
+            url (str): Its address (http or https).
+            reason (str): Why, in plain words.
     """
 
     id: int

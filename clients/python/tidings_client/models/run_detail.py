@@ -25,8 +25,8 @@ class RunDetail:
     which an answer may leave out (documented as optional).
 
         Attributes:
-            id (int):
-            subscription_id (int):
+            id (int): Its id: a positive whole number, stable, unique among its kind.
+            subscription_id (int): The id of the subscription it belongs to.
             status (RunStatusEnum): * `pending` - Pending
                 * `running` - Running
                 * `succeeded` - Succeeded
@@ -35,26 +35,27 @@ class RunDetail:
                 * `manual` - Manual
                 * `retry` - Retry
                 * `imported` - Imported
-            scheduled_at (datetime.datetime):
-            started_at (datetime.datetime | None):
-            finished_at (datetime.datetime | None):
-            output_locale (str):
-            candidates_count (int):
-            selected_count (int):
-            delivered_count (int):
-            dedup_skipped_count (int):
-            redelivered_count (int):
-            billing_breakdown (Any):
+            scheduled_at (datetime.datetime): When it was due (ISO 8601, UTC).
+            started_at (datetime.datetime | None): When the work started (ISO 8601, UTC); null while queued.
+            finished_at (datetime.datetime | None): When the work finished (ISO 8601, UTC); null until then.
+            output_locale (str): The language briefs are written in when fixed (e.g. `en`); empty: follows the page
+                language.
+            candidates_count (int): How many items were considered.
+            selected_count (int): How many were picked.
+            delivered_count (int): How many were delivered.
+            dedup_skipped_count (int): How many were left out as already delivered to you.
+            redelivered_count (int): How many came again under the redelivery rule.
+            billing_breakdown (Any): What it cost, by part (credits).
             credits_charged (int): Credits the run's one ledger charge took (0 when none).
             credits_refunded (int): Credits given back because the run delivered nothing.
-            empty_reason (str):
-            error (str):
+            empty_reason (str): Why nothing was delivered; empty when something was.
+            error (str): Why it failed; empty or null when it did not.
             error_code (str): Why a failed run failed: 'insufficient_credits' when the budget check refused it before it
                 started (it cost nothing; billing_breakdown.budget has the figures).
-            narrative_md (str):
+            narrative_md (str): The brief's overview, in safe Markdown.
             narrative_generator (str): 'template' or the LLM model that wrote it.
-            items (list[RunItem]):
-            deliveries (list[Delivery]):
+            items (list[RunItem]): Its items, in the brief's order.
+            deliveries (list[Delivery]): Its e-mail, webhook and push deliveries.
     """
 
     id: int

@@ -16,15 +16,15 @@ class RunItem:
     which an answer may leave out (documented as optional).
 
         Attributes:
-            id (int):
-            rank (int):
-            title (str):
-            url (str):
-            summary (str):
+            id (int): Its id: a positive whole number, stable, unique among its kind.
+            rank (int): Its place in the brief (1 first).
+            title (str): Its title, as its source gives it.
+            url (str): Its address (http or https).
+            summary (str): A short summary of the item.
             summary_generator (str): 'extractive' or the LLM model that wrote it.
-            source_name (str):
+            source_name (str): The name of the source it came from.
             reason (str): Why it was selected, in your language.
-            overall (int):
+            overall (int): Its overall score, 0 to 100 (the brief's picking order).
     """
 
     id: int

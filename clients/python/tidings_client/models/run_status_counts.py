@@ -14,10 +14,10 @@ class RunStatusCounts:
     """Runs by status.
 
     Attributes:
-        pending (int):
-        running (int):
-        succeeded (int):
-        failed (int):
+        pending (int): How many are queued.
+        running (int): How many are running.
+        succeeded (int): How many succeeded.
+        failed (int): How many failed.
     """
 
     pending: int

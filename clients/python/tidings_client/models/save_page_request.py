@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 
@@ -16,24 +16,36 @@ class SavePageRequest:
     Attributes:
         url (str): The page to save.
         when (str | Unset): When to deliver it, in your time zone: "tomorrow 08:00", "today 18:30", "08:00", "in 3
-            hours" or "2026-12-24 08:00". Default: 'tomorrow 08:00'.
-        deliver_at (str | Unset): An exact ISO 8601 time with a UTC offset; overrides `when`. Default: ''.
-        name (str | Unset): Defaults to the page's title. Default: ''.
+            hours" or "2026-12-24 08:00".
+        deliver_at (str | Unset): An exact ISO 8601 time with a UTC offset; overrides `when`.
+        name (str | Unset): Defaults to the page's title.
     """
 
     url: str
-    when: str | Unset = "tomorrow 08:00"
-    deliver_at: str | Unset = ""
-    name: str | Unset = ""
+    when: str | Unset = UNSET
+    deliver_at: str | Unset = UNSET
+    name: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         url = self.url
 
-        when = self.when
+        when: str | Unset
+        if isinstance(self.when, Unset):
+            when = UNSET
+        else:
+            when = self.when
 
-        deliver_at = self.deliver_at
+        deliver_at: str | Unset
+        if isinstance(self.deliver_at, Unset):
+            deliver_at = UNSET
+        else:
+            deliver_at = self.deliver_at
 
-        name = self.name
+        name: str | Unset
+        if isinstance(self.name, Unset):
+            name = UNSET
+        else:
+            name = self.name
 
         field_dict: dict[str, Any] = {}
 
@@ -56,11 +68,26 @@ class SavePageRequest:
         d = dict(src_dict)
         url = d.pop("url")
 
-        when = d.pop("when", UNSET)
+        def _parse_when(data: object) -> str | Unset:
+            if isinstance(data, Unset):
+                return data
+            return cast(str | Unset, data)
 
-        deliver_at = d.pop("deliver_at", UNSET)
+        when = _parse_when(d.pop("when", UNSET))
 
-        name = d.pop("name", UNSET)
+        def _parse_deliver_at(data: object) -> str | Unset:
+            if isinstance(data, Unset):
+                return data
+            return cast(str | Unset, data)
+
+        deliver_at = _parse_deliver_at(d.pop("deliver_at", UNSET))
+
+        def _parse_name(data: object) -> str | Unset:
+            if isinstance(data, Unset):
+                return data
+            return cast(str | Unset, data)
+
+        name = _parse_name(d.pop("name", UNSET))
 
         save_page_request = cls(
             url=url,

@@ -25,10 +25,10 @@ class SavedPage:
             subscription (Subscription): Every field is read-only: the schema then lists each as present in the answer
                 (required) and never offers it as input — except those named in `answered_sometimes`,
                 which an answer may leave out (documented as optional).
-            next_run_at (datetime.datetime | None):
-            source_id (int):
-            user_source_id (int):
-            item (None | SavedPageItem):
+            next_run_at (datetime.datetime | None): When it runs next (ISO 8601, UTC); null when it will not run again.
+            source_id (int): The shared source's id in the content pool (the same for everyone).
+            user_source_id (int): The id of the source in your library (`/api/v1/sources/{id}`).
+            item (None | SavedPageItem): The page, as an item of the content pool.
     """
 
     subscription: Subscription

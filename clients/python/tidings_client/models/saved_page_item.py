@@ -16,9 +16,9 @@ class SavedPageItem:
     which an answer may leave out (documented as optional).
 
         Attributes:
-            id (int):
-            title (str):
-            url (str):
+            id (int): Its id: a positive whole number, stable, unique among its kind.
+            title (str): Its title, as its source gives it.
+            url (str): Its address (http or https).
     """
 
     id: int

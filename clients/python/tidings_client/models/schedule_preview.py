@@ -19,7 +19,7 @@ class SchedulePreview:
         Attributes:
             next_runs (list[datetime.datetime]): ISO 8601 instants in UTC
             next_runs_display (list[str]): The same runs as the product shows times (config/moments.py): local, with zone
-            description (str):
+            description (str): Its description, in plain words.
     """
 
     next_runs: list[datetime.datetime]

@@ -14,11 +14,11 @@ class SourceStatusCounts:
     """Sources by status; `failing`: with at least one failure in a row.
 
     Attributes:
-        active (int):
-        degraded (int):
-        disabled (int):
-        failing (int):
-        total (int):
+        active (int): How many are active (or, for one thing, whether it is).
+        degraded (int): How many fail now and then.
+        disabled (int): How many were turned off after failing.
+        failing (int): How many fail every time lately.
+        total (int): How many in all.
     """
 
     active: int

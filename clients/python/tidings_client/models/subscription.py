@@ -29,47 +29,48 @@ class Subscription:
     which an answer may leave out (documented as optional).
 
         Attributes:
-            id (int):
-            name (str):
-            topic (str):
+            id (int): Its id: a positive whole number, stable, unique among its kind.
+            name (str): Its name, as you gave it.
+            topic (str): What to follow, in plain words; interests are derived from it when empty.
             interests (list[str]): Words or phrases an item should mention.
             negative_keywords (list[str]): Items mentioning any of these are left out.
-            source_ids (list[int]):
+            source_ids (list[int]): The ids of the library sources it reads (empty: the whole pool).
             source_weights (SubscriptionSourceWeights): How much each source counts in the ranking, by source id: 1 is
                 normal, 0.25 to 4.
-            min_score (int):
-            max_items (int):
-            content_window_hours (int):
+            min_score (int): Only items scoring at least this (0 to 100) are picked.
+            max_items (int): At most this many items per brief.
+            content_window_hours (int): Only items published within this many hours are candidates.
             redelivery (RedeliveryEnum): * `never` - Never
                 * `cooldown` - After a cooldown
                 * `on_content_update` - When the content changes
-            cooldown_days (int):
-            cron (str):
-            timezone (str):
+            cooldown_days (int): With `redelivery: cooldown`, days before an item may come again.
+            cron (str): A five-field cron expression (e.g. `0 8 * * 1-5`), in `timezone`.
+            timezone (str): An IANA time zone name (e.g. `Europe/Berlin`).
             run_at (datetime.datetime | None): One-off schedule.
             language_mode (LanguageModeEnum): * `follow_ui` - Follow my UI language
                 * `fixed` - Fixed
-            output_locale (str):
-            summaries_enabled (bool):
-            narrative_enabled (bool):
-            tone (str):
+            output_locale (str): The language briefs are written in when fixed (e.g. `en`); empty: follows the page
+                language.
+            summaries_enabled (bool): Whether each item gets a summary.
+            narrative_enabled (bool): Whether the brief starts with an overview of its items.
+            tone (str): The tone of the overview (e.g. `neutral`).
             reading_levels (list[ReadingLevelsEnum]): Keep only items rated at these reading levels; empty = any level.
             sections (list[SectionsEnum]): Keep only items of these sections; empty = any section.
-            email_enabled (bool):
-            email_to (str):
+            email_enabled (bool): Whether each brief is also e-mailed.
+            email_to (str): Where e-mailed briefs go; empty: your account's address.
             email_subject (str): Subject template with {name}, {date}, {count}, {topic}; blank = default.
             email_recipient (str): Where email briefs go: email_to, else the account's address.
-            email_error (str):
-            email_error_at (datetime.datetime | None):
-            webhook (None | Webhook):
+            email_error (str): Why the last e-mail failed; empty if none did.
+            email_error_at (datetime.datetime | None): When the last e-mail failed (ISO 8601, UTC); null if none did.
+            webhook (None | Webhook): The webhook briefs are posted to, or null if none.
             status (SubscriptionStatusEnum): * `active` - Active
                 * `paused` - Paused
                 * `completed` - Completed
             paused_reason (str): Why the platform paused it (billing.limits: plan_subscriptions, plan_interval); empty when
                 its owner paused it.
-            next_run_at (datetime.datetime | None):
-            last_run_at (datetime.datetime | None):
-            created_at (datetime.datetime):
+            next_run_at (datetime.datetime | None): When it runs next (ISO 8601, UTC); null when it will not run again.
+            last_run_at (datetime.datetime | None): When it last ran (ISO 8601, UTC); null if never.
+            created_at (datetime.datetime): When it was made (ISO 8601, UTC).
             webhook_secret (str | Unset): Only in the response that created the webhook: its signing secret, shown this
                 once.
     """

@@ -17,11 +17,11 @@ class SubscriptionCounts:
 
         Attributes:
             subscription_id (int | None): Null for items whose run is gone.
-            name (str):
-            delivered (int):
-            unread (int):
-            saved (int):
-            not_interested (int):
+            name (str): Its name, as you gave it.
+            delivered (int): How many were delivered.
+            unread (int): How many are unread.
+            saved (int): Saved (for an item: whether you saved it; for counts: how many).
+            not_interested (int): Marked not interested (for an item: whether; for counts: how many).
     """
 
     subscription_id: int | None

@@ -14,10 +14,10 @@ class SubscriptionStatusCounts:
     """Subscriptions not deleted, by status.
 
     Attributes:
-        active (int):
-        paused (int):
-        completed (int):
-        total (int):
+        active (int): How many are active (or, for one thing, whether it is).
+        paused (int): How many are paused.
+        completed (int): How many ran their once and are done.
+        total (int): How many in all.
     """
 
     active: int

@@ -19,14 +19,14 @@ class Token:
     which an answer may leave out (documented as optional).
 
         Attributes:
-            id (int):
-            name (str):
+            id (int): Its id: a positive whole number, stable, unique among its kind.
+            name (str): Its name, as you gave it.
             scope (TokenScopeEnum): * `write` - Read and write
                 * `read` - Read only
                 * `reader` - Reading apps (Google Reader, Fever)
-            prefix (str):
-            created_at (datetime.datetime):
-            last_used_at (datetime.datetime | None):
+            prefix (str): The token's visible start, to tell tokens apart (never the secret).
+            created_at (datetime.datetime): When it was made (ISO 8601, UTC).
+            last_used_at (datetime.datetime | None): When it was last used (ISO 8601, UTC); null if never.
             current (bool): The token this request used.
     """
 

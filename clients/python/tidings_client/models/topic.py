@@ -17,18 +17,18 @@ class Topic:
     which an answer may leave out (documented as optional).
 
         Attributes:
-            slug (str):
-            title (str):
-            description (str):
-            locale (str):
-            cron (str):
-            timezone (str):
-            follower_count (int):
-            trending_score (float):
-            quality_score (float):
-            last_edition_at (datetime.datetime | None):
-            url (str):
-            feed_url (str):
+            slug (str): The topic's URL name: lowercase letters, digits and hyphens.
+            title (str): Its title, as its source gives it.
+            description (str): Its description, in plain words.
+            locale (str): The language it is written in (e.g. `en`).
+            cron (str): A five-field cron expression (e.g. `0 8 * * 1-5`), in `timezone`.
+            timezone (str): An IANA time zone name (e.g. `Europe/Berlin`).
+            follower_count (int): How many follow it.
+            trending_score (float): How much it is followed lately (the trending job's figure); the public list sorts by it.
+            quality_score (float): A quality figure the trending job computes (topics/trending.py).
+            last_edition_at (datetime.datetime | None): When its latest edition was made (ISO 8601, UTC); null if none yet.
+            url (str): Its address (http or https).
+            feed_url (str): Its public Atom feed.
     """
 
     slug: str

@@ -19,19 +19,19 @@ class Transaction:
     which an answer may leave out (documented as optional).
 
         Attributes:
-            id (int):
+            id (int): Its id: a positive whole number, stable, unique among its kind.
             kind (KindEnum): * `charge` - Charge
                 * `refund` - Refund
                 * `grant` - Grant
                 * `monthly_reset` - Monthly reset
                 * `adjustment` - Adjustment
-            amount (int):
-            run_id (int | None):
-            created_at (datetime.datetime):
-            breakdown (Any):
-            balance_after (int | None):
+            amount (int): How many credits the entry moves (its `kind` says which way).
+            run_id (int | None): The id of the run it belongs to.
+            created_at (datetime.datetime): When it was made (ISO 8601, UTC).
+            breakdown (Any): What the amount is made of, by part.
+            balance_after (int | None): The balance after this entry.
             period_start (datetime.date | None): The account period this row counts in.
-            reason (str):
+            reason (str): Why, in plain words.
     """
 
     id: int

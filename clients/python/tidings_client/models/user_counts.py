@@ -16,11 +16,11 @@ class UserCounts:
     which an answer may leave out (documented as optional).
 
         Attributes:
-            total (int):
-            active (int):
-            staff (int):
-            joined_7d (int):
-            signed_in_30d (int):
+            total (int): How many in all.
+            active (int): How many are active (or, for one thing, whether it is).
+            staff (int): How many are staff.
+            joined_7d (int): How many signed up in the last 7 days.
+            signed_in_30d (int): How many signed in within the last 30 days.
     """
 
     total: int

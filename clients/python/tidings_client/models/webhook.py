@@ -16,11 +16,11 @@ class Webhook:
     which an answer may leave out (documented as optional).
 
         Attributes:
-            url (str):
-            enabled (bool):
-            disabled_reason (str):
-            consecutive_failures (int):
-            secret_hint (str):
+            url (str): Its address (http or https).
+            enabled (bool): Whether it is used.
+            disabled_reason (str): Why it was turned off; empty while enabled.
+            consecutive_failures (int): Failed sends in a row (reset by a success).
+            secret_hint (str): The end of the signing secret, to tell secrets apart.
     """
 
     url: str

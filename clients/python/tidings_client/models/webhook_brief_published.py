@@ -20,9 +20,9 @@ class WebhookBriefPublished:
     """A brief was delivered: its overview and items, as the Inbox shows them.
 
     Attributes:
-        type_ (WebhookBriefPublishedType):
+        type_ (WebhookBriefPublishedType): What kind of source it is (one of the values listed).
         timestamp (datetime.datetime): When this attempt was sent.
-        data (WebhookBriefPublishedData):
+        data (WebhookBriefPublishedData): The event's content.
     """
 
     type_: WebhookBriefPublishedType

@@ -23,7 +23,8 @@ T = TypeVar("T", bound="WebhookBriefPublishedData")
 
 @_attrs_define
 class WebhookBriefPublishedData:
-    """
+    """The event's content.
+
     Attributes:
         run_id (int): The run (GET /api/v1/runs/{id}).
         subscription (WebhookBriefPublishedDataSubscription):

@@ -20,9 +20,9 @@ class WebhookTest:
     """Sent by POST /api/v1/subscriptions/{id}/webhook/test (or the console's button).
 
     Attributes:
-        type_ (WebhookTestType):
+        type_ (WebhookTestType): What kind of source it is (one of the values listed).
         timestamp (datetime.datetime): When this attempt was sent.
-        data (WebhookTestData):
+        data (WebhookTestData): The event's content.
     """
 
     type_: WebhookTestType

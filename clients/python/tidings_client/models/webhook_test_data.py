@@ -14,7 +14,8 @@ T = TypeVar("T", bound="WebhookTestData")
 
 @_attrs_define
 class WebhookTestData:
-    """
+    """The event's content.
+
     Attributes:
         subscription (WebhookTestDataSubscription):
         message (str):

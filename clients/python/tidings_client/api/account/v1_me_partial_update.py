@@ -98,7 +98,11 @@ def sync_detailed(
 ) -> Response[Account | Error]:
     """Change your preferences
 
-     Who the token belongs to, with the preferences the console's Preferences page sets.
+     Change your preferences: `language` (`auto` follows the browser) and `timezone` (an IANA zone name).
+    A field left out stays as it is. Changes: your preferences only; answers the account as GET does.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         body (PatchedAccountInputRequest | Unset):
@@ -129,7 +133,11 @@ def sync(
 ) -> Account | Error | None:
     """Change your preferences
 
-     Who the token belongs to, with the preferences the console's Preferences page sets.
+     Change your preferences: `language` (`auto` follows the browser) and `timezone` (an IANA zone name).
+    A field left out stays as it is. Changes: your preferences only; answers the account as GET does.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         body (PatchedAccountInputRequest | Unset):
@@ -155,7 +163,11 @@ async def asyncio_detailed(
 ) -> Response[Account | Error]:
     """Change your preferences
 
-     Who the token belongs to, with the preferences the console's Preferences page sets.
+     Change your preferences: `language` (`auto` follows the browser) and `timezone` (an IANA zone name).
+    A field left out stays as it is. Changes: your preferences only; answers the account as GET does.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         body (PatchedAccountInputRequest | Unset):
@@ -184,7 +196,11 @@ async def asyncio(
 ) -> Account | Error | None:
     """Change your preferences
 
-     Who the token belongs to, with the preferences the console's Preferences page sets.
+     Change your preferences: `language` (`auto` follows the browser) and `timezone` (an IANA zone name).
+    A field left out stays as it is. Changes: your preferences only; answers the account as GET does.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         body (PatchedAccountInputRequest | Unset):

@@ -76,7 +76,13 @@ def sync_detailed(
 ) -> Response[Account | Error]:
     """Read your account
 
-     Who the token belongs to, with the preferences the console's Preferences page sets.
+     Who the token belongs to (id, e-mail, the token's scope) and the preferences the console's
+    Preferences page sets: the language of pages and the time zone dates are shown in.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -101,7 +107,13 @@ def sync(
 ) -> Account | Error | None:
     """Read your account
 
-     Who the token belongs to, with the preferences the console's Preferences page sets.
+     Who the token belongs to (id, e-mail, the token's scope) and the preferences the console's
+    Preferences page sets: the language of pages and the time zone dates are shown in.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -122,7 +134,13 @@ async def asyncio_detailed(
 ) -> Response[Account | Error]:
     """Read your account
 
-     Who the token belongs to, with the preferences the console's Preferences page sets.
+     Who the token belongs to (id, e-mail, the token's scope) and the preferences the console's
+    Preferences page sets: the language of pages and the time zone dates are shown in.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -145,7 +163,13 @@ async def asyncio(
 ) -> Account | Error | None:
     """Read your account
 
-     Who the token belongs to, with the preferences the console's Preferences page sets.
+     Who the token belongs to (id, e-mail, the token's scope) and the preferences the console's
+    Preferences page sets: the language of pages and the time zone dates are shown in.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -111,7 +111,12 @@ def sync_detailed(
 ) -> Response[Error | NewToken]:
     """Create a token
 
-     The account's active tokens, newest first; never the tokens themselves.
+     Make a personal API token: `write` (read and change), `read` (GET only) or `reader` (an app password
+    for Google Reader and Fever apps). The answer holds the token itself, once: store it. Changes: adds
+    one token.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         idempotency_key (str | Unset):
@@ -145,7 +150,12 @@ def sync(
 ) -> Error | NewToken | None:
     """Create a token
 
-     The account's active tokens, newest first; never the tokens themselves.
+     Make a personal API token: `write` (read and change), `read` (GET only) or `reader` (an app password
+    for Google Reader and Fever apps). The answer holds the token itself, once: store it. Changes: adds
+    one token.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         idempotency_key (str | Unset):
@@ -174,7 +184,12 @@ async def asyncio_detailed(
 ) -> Response[Error | NewToken]:
     """Create a token
 
-     The account's active tokens, newest first; never the tokens themselves.
+     Make a personal API token: `write` (read and change), `read` (GET only) or `reader` (an app password
+    for Google Reader and Fever apps). The answer holds the token itself, once: store it. Changes: adds
+    one token.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         idempotency_key (str | Unset):
@@ -206,7 +221,12 @@ async def asyncio(
 ) -> Error | NewToken | None:
     """Create a token
 
-     The account's active tokens, newest first; never the tokens themselves.
+     Make a personal API token: `write` (read and change), `read` (GET only) or `reader` (an app password
+    for Google Reader and Fever apps). The answer holds the token itself, once: store it. Changes: adds
+    one token.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         idempotency_key (str | Unset):

@@ -95,6 +95,12 @@ def sync_detailed(
 ) -> Response[Any | Error]:
     """Revoke a token
 
+     Revoke one of your tokens: it is refused from the next request on (401). Changes: the token is
+    revoked; revoking it again is 404.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         token_id (int):
 
@@ -124,6 +130,12 @@ def sync(
 ) -> Any | Error | None:
     """Revoke a token
 
+     Revoke one of your tokens: it is refused from the next request on (401). Changes: the token is
+    revoked; revoking it again is 404.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         token_id (int):
 
@@ -147,6 +159,12 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[Any | Error]:
     """Revoke a token
+
+     Revoke one of your tokens: it is refused from the next request on (401). Changes: the token is
+    revoked; revoking it again is 404.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         token_id (int):
@@ -174,6 +192,12 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> Any | Error | None:
     """Revoke a token
+
+     Revoke one of your tokens: it is refused from the next request on (401). Changes: the token is
+    revoked; revoking it again is 404.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         token_id (int):

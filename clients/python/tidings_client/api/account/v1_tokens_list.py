@@ -91,7 +91,15 @@ def sync_detailed(
 ) -> Response[Error | PaginatedTokenList]:
     """List your tokens
 
-     The account's active tokens, newest first; never the tokens themselves.
+     Your active personal API tokens, newest first: name, scope, prefix, when made and last used. Never
+    the tokens themselves (only their creation answer shows one).
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 20 per page by default, `limit` up to 100; follow `next` (a cursor) until it is null.
 
     Args:
         cursor (str | Unset):
@@ -125,7 +133,15 @@ def sync(
 ) -> Error | PaginatedTokenList | None:
     """List your tokens
 
-     The account's active tokens, newest first; never the tokens themselves.
+     Your active personal API tokens, newest first: name, scope, prefix, when made and last used. Never
+    the tokens themselves (only their creation answer shows one).
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 20 per page by default, `limit` up to 100; follow `next` (a cursor) until it is null.
 
     Args:
         cursor (str | Unset):
@@ -154,7 +170,15 @@ async def asyncio_detailed(
 ) -> Response[Error | PaginatedTokenList]:
     """List your tokens
 
-     The account's active tokens, newest first; never the tokens themselves.
+     Your active personal API tokens, newest first: name, scope, prefix, when made and last used. Never
+    the tokens themselves (only their creation answer shows one).
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 20 per page by default, `limit` up to 100; follow `next` (a cursor) until it is null.
 
     Args:
         cursor (str | Unset):
@@ -186,7 +210,15 @@ async def asyncio(
 ) -> Error | PaginatedTokenList | None:
     """List your tokens
 
-     The account's active tokens, newest first; never the tokens themselves.
+     Your active personal API tokens, newest first: name, scope, prefix, when made and last used. Never
+    the tokens themselves (only their creation answer shows one).
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 20 per page by default, `limit` up to 100; follow `next` (a cursor) until it is null.
 
     Args:
         cursor (str | Unset):

@@ -96,6 +96,11 @@ def sync_detailed(
      Credits spent (charges less refunds) in total, by operation kind, by tier and by user (top 20);
     platform spend on editions; accounts by tier.
 
+    Changes: nothing.
+
+    Who may call it: staff members, with a personal API token (a session is answered 401, another user's
+    token 403).
+
     Args:
         since (str | Unset):
         until (str | Unset):
@@ -131,6 +136,11 @@ def sync(
      Credits spent (charges less refunds) in total, by operation kind, by tier and by user (top 20);
     platform spend on editions; accounts by tier.
 
+    Changes: nothing.
+
+    Who may call it: staff members, with a personal API token (a session is answered 401, another user's
+    token 403).
+
     Args:
         since (str | Unset):
         until (str | Unset):
@@ -160,6 +170,11 @@ async def asyncio_detailed(
 
      Credits spent (charges less refunds) in total, by operation kind, by tier and by user (top 20);
     platform spend on editions; accounts by tier.
+
+    Changes: nothing.
+
+    Who may call it: staff members, with a personal API token (a session is answered 401, another user's
+    token 403).
 
     Args:
         since (str | Unset):
@@ -193,6 +208,11 @@ async def asyncio(
 
      Credits spent (charges less refunds) in total, by operation kind, by tier and by user (top 20);
     platform spend on editions; accounts by tier.
+
+    Changes: nothing.
+
+    Who may call it: staff members, with a personal API token (a session is answered 401, another user's
+    token 403).
 
     Args:
         since (str | Unset):

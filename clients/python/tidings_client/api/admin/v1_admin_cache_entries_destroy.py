@@ -112,6 +112,9 @@ def sync_detailed(
      Clear combination cache entries; exactly one of key, before, expired, all. The hit and miss counters
     are kept.
 
+    Who may call it: staff members, with a personal API token (a session is answered 401, another user's
+    token 403).
+
     Args:
         all_ (bool | Unset):
         before (str | Unset):
@@ -153,6 +156,9 @@ def sync(
      Clear combination cache entries; exactly one of key, before, expired, all. The hit and miss counters
     are kept.
 
+    Who may call it: staff members, with a personal API token (a session is answered 401, another user's
+    token 403).
+
     Args:
         all_ (bool | Unset):
         before (str | Unset):
@@ -188,6 +194,9 @@ async def asyncio_detailed(
 
      Clear combination cache entries; exactly one of key, before, expired, all. The hit and miss counters
     are kept.
+
+    Who may call it: staff members, with a personal API token (a session is answered 401, another user's
+    token 403).
 
     Args:
         all_ (bool | Unset):
@@ -227,6 +236,9 @@ async def asyncio(
 
      Clear combination cache entries; exactly one of key, before, expired, all. The hit and miss counters
     are kept.
+
+    Who may call it: staff members, with a personal API token (a session is answered 401, another user's
+    token 403).
 
     Args:
         all_ (bool | Unset):

@@ -84,6 +84,11 @@ def sync_detailed(
     how many subscriptions and users have each, the most shared library hashes with their users, and how
     many distinct hashes exist.
 
+    Changes: nothing.
+
+    Who may call it: staff members, with a personal API token (a session is answered 401, another user's
+    token 403).
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -111,6 +116,11 @@ def sync(
     how many subscriptions and users have each, the most shared library hashes with their users, and how
     many distinct hashes exist.
 
+    Changes: nothing.
+
+    Who may call it: staff members, with a personal API token (a session is answered 401, another user's
+    token 403).
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -133,6 +143,11 @@ async def asyncio_detailed(
      Seed 002's combinations: the most shared subscription hashes (SHA-256 of the sorted source ids) with
     how many subscriptions and users have each, the most shared library hashes with their users, and how
     many distinct hashes exist.
+
+    Changes: nothing.
+
+    Who may call it: staff members, with a personal API token (a session is answered 401, another user's
+    token 403).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -158,6 +173,11 @@ async def asyncio(
      Seed 002's combinations: the most shared subscription hashes (SHA-256 of the sorted source ids) with
     how many subscriptions and users have each, the most shared library hashes with their users, and how
     many distinct hashes exist.
+
+    Changes: nothing.
+
+    Who may call it: staff members, with a personal API token (a session is answered 401, another user's
+    token 403).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

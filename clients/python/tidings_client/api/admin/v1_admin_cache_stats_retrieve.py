@@ -80,6 +80,11 @@ def sync_detailed(
 
      Hits, misses, hit rate, tokens saved and unique keys, overall and by kind.
 
+    Changes: nothing.
+
+    Who may call it: staff members, with a personal API token (a session is answered 401, another user's
+    token 403).
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -105,6 +110,11 @@ def sync(
 
      Hits, misses, hit rate, tokens saved and unique keys, overall and by kind.
 
+    Changes: nothing.
+
+    Who may call it: staff members, with a personal API token (a session is answered 401, another user's
+    token 403).
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -125,6 +135,11 @@ async def asyncio_detailed(
     """Combination cache statistics (staff)
 
      Hits, misses, hit rate, tokens saved and unique keys, overall and by kind.
+
+    Changes: nothing.
+
+    Who may call it: staff members, with a personal API token (a session is answered 401, another user's
+    token 403).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -148,6 +163,11 @@ async def asyncio(
     """Combination cache statistics (staff)
 
      Hits, misses, hit rate, tokens saved and unique keys, overall and by kind.
+
+    Changes: nothing.
+
+    Who may call it: staff members, with a personal API token (a session is answered 401, another user's
+    token 403).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

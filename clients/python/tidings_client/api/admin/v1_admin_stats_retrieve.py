@@ -78,6 +78,11 @@ def sync_detailed(
 
      Users, subscriptions, runs by status, fetch health and LLM spend.
 
+    Changes: nothing.
+
+    Who may call it: staff members, with a personal API token (a session is answered 401, another user's
+    token 403).
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -103,6 +108,11 @@ def sync(
 
      Users, subscriptions, runs by status, fetch health and LLM spend.
 
+    Changes: nothing.
+
+    Who may call it: staff members, with a personal API token (a session is answered 401, another user's
+    token 403).
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -123,6 +133,11 @@ async def asyncio_detailed(
     """Platform statistics (staff)
 
      Users, subscriptions, runs by status, fetch health and LLM spend.
+
+    Changes: nothing.
+
+    Who may call it: staff members, with a personal API token (a session is answered 401, another user's
+    token 403).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -146,6 +161,11 @@ async def asyncio(
     """Platform statistics (staff)
 
      Users, subscriptions, runs by status, fetch health and LLM spend.
+
+    Changes: nothing.
+
+    Who may call it: staff members, with a personal API token (a session is answered 401, another user's
+    token 403).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

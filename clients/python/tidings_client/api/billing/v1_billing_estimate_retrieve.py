@@ -7,23 +7,41 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.estimate import Estimate
+from ...models.v1_billing_estimate_retrieve_timezone import (
+    V1BillingEstimateRetrieveTimezone,
+)
 from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     *,
-    cron: str | Unset = "",
-    source_ids: str | Unset = "",
-    timezone: str | Unset = "UTC",
+    cron: str | Unset = UNSET,
+    source_ids: str | Unset = UNSET,
+    timezone: V1BillingEstimateRetrieveTimezone
+    | Unset = V1BillingEstimateRetrieveTimezone.UTC,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
 
-    params["cron"] = cron
+    json_cron: str | Unset
+    if isinstance(cron, Unset):
+        json_cron = UNSET
+    else:
+        json_cron = cron
+    params["cron"] = json_cron
 
-    params["source_ids"] = source_ids
+    json_source_ids: str | Unset
+    if isinstance(source_ids, Unset):
+        json_source_ids = UNSET
+    else:
+        json_source_ids = source_ids
+    params["source_ids"] = json_source_ids
 
-    params["timezone"] = timezone
+    json_timezone: str | Unset = UNSET
+    if not isinstance(timezone, Unset):
+        json_timezone = timezone.value
+
+    params["timezone"] = json_timezone
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -89,9 +107,10 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-    cron: str | Unset = "",
-    source_ids: str | Unset = "",
-    timezone: str | Unset = "UTC",
+    cron: str | Unset = UNSET,
+    source_ids: str | Unset = UNSET,
+    timezone: V1BillingEstimateRetrieveTimezone
+    | Unset = V1BillingEstimateRetrieveTimezone.UTC,
 ) -> Response[Error | Estimate]:
     """Estimate a subscription's cost
 
@@ -99,10 +118,16 @@ def sync_detailed(
     created: at most per run, about how many runs in the next 30 days, at most per month;
     and whether the schedule fits the plan.
 
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
     Args:
-        cron (str | Unset):  Default: ''.
-        source_ids (str | Unset):  Default: ''.
-        timezone (str | Unset):  Default: 'UTC'.
+        cron (str | Unset):
+        source_ids (str | Unset):
+        timezone (V1BillingEstimateRetrieveTimezone | Unset):  Default:
+            V1BillingEstimateRetrieveTimezone.UTC.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -128,9 +153,10 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-    cron: str | Unset = "",
-    source_ids: str | Unset = "",
-    timezone: str | Unset = "UTC",
+    cron: str | Unset = UNSET,
+    source_ids: str | Unset = UNSET,
+    timezone: V1BillingEstimateRetrieveTimezone
+    | Unset = V1BillingEstimateRetrieveTimezone.UTC,
 ) -> Error | Estimate | None:
     """Estimate a subscription's cost
 
@@ -138,10 +164,16 @@ def sync(
     created: at most per run, about how many runs in the next 30 days, at most per month;
     and whether the schedule fits the plan.
 
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
     Args:
-        cron (str | Unset):  Default: ''.
-        source_ids (str | Unset):  Default: ''.
-        timezone (str | Unset):  Default: 'UTC'.
+        cron (str | Unset):
+        source_ids (str | Unset):
+        timezone (V1BillingEstimateRetrieveTimezone | Unset):  Default:
+            V1BillingEstimateRetrieveTimezone.UTC.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -162,9 +194,10 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-    cron: str | Unset = "",
-    source_ids: str | Unset = "",
-    timezone: str | Unset = "UTC",
+    cron: str | Unset = UNSET,
+    source_ids: str | Unset = UNSET,
+    timezone: V1BillingEstimateRetrieveTimezone
+    | Unset = V1BillingEstimateRetrieveTimezone.UTC,
 ) -> Response[Error | Estimate]:
     """Estimate a subscription's cost
 
@@ -172,10 +205,16 @@ async def asyncio_detailed(
     created: at most per run, about how many runs in the next 30 days, at most per month;
     and whether the schedule fits the plan.
 
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
     Args:
-        cron (str | Unset):  Default: ''.
-        source_ids (str | Unset):  Default: ''.
-        timezone (str | Unset):  Default: 'UTC'.
+        cron (str | Unset):
+        source_ids (str | Unset):
+        timezone (V1BillingEstimateRetrieveTimezone | Unset):  Default:
+            V1BillingEstimateRetrieveTimezone.UTC.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -199,9 +238,10 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-    cron: str | Unset = "",
-    source_ids: str | Unset = "",
-    timezone: str | Unset = "UTC",
+    cron: str | Unset = UNSET,
+    source_ids: str | Unset = UNSET,
+    timezone: V1BillingEstimateRetrieveTimezone
+    | Unset = V1BillingEstimateRetrieveTimezone.UTC,
 ) -> Error | Estimate | None:
     """Estimate a subscription's cost
 
@@ -209,10 +249,16 @@ async def asyncio(
     created: at most per run, about how many runs in the next 30 days, at most per month;
     and whether the schedule fits the plan.
 
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
     Args:
-        cron (str | Unset):  Default: ''.
-        source_ids (str | Unset):  Default: ''.
-        timezone (str | Unset):  Default: 'UTC'.
+        cron (str | Unset):
+        source_ids (str | Unset):
+        timezone (V1BillingEstimateRetrieveTimezone | Unset):  Default:
+            V1BillingEstimateRetrieveTimezone.UTC.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

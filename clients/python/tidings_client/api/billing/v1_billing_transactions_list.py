@@ -93,6 +93,13 @@ def sync_detailed(
 
      The user's ledger, newest first (cursor-paginated).
 
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 50 per page by default, `limit` up to 200; follow `next` (a cursor) until it is null.
+
     Args:
         cursor (str | Unset):
         limit (int | Unset):
@@ -127,6 +134,13 @@ def sync(
 
      The user's ledger, newest first (cursor-paginated).
 
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 50 per page by default, `limit` up to 200; follow `next` (a cursor) until it is null.
+
     Args:
         cursor (str | Unset):
         limit (int | Unset):
@@ -155,6 +169,13 @@ async def asyncio_detailed(
     """List ledger transactions
 
      The user's ledger, newest first (cursor-paginated).
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 50 per page by default, `limit` up to 200; follow `next` (a cursor) until it is null.
 
     Args:
         cursor (str | Unset):
@@ -187,6 +208,13 @@ async def asyncio(
     """List ledger transactions
 
      The user's ledger, newest first (cursor-paginated).
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 50 per page by default, `limit` up to 200; follow `next` (a cursor) until it is null.
 
     Args:
         cursor (str | Unset):

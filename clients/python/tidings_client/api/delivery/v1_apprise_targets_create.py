@@ -101,6 +101,9 @@ def sync_detailed(
 
      Add an Apprise URL as a notification target: {url, label}.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         body (AppriseTargetInputRequest):
 
@@ -132,6 +135,9 @@ def sync(
 
      Add an Apprise URL as a notification target: {url, label}.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         body (AppriseTargetInputRequest):
 
@@ -157,6 +163,9 @@ async def asyncio_detailed(
     """Add an Apprise target
 
      Add an Apprise URL as a notification target: {url, label}.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         body (AppriseTargetInputRequest):
@@ -186,6 +195,9 @@ async def asyncio(
     """Add an Apprise target
 
      Add an Apprise URL as a notification target: {url, label}.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         body (AppriseTargetInputRequest):

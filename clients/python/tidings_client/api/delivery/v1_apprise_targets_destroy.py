@@ -95,7 +95,11 @@ def sync_detailed(
 ) -> Response[Any | Error]:
     """Delete an Apprise target
 
-     Delete a notification target.
+     Delete an Apprise target; subscriptions routed to it stop notifying it. Changes: the target and its
+    routes are removed.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         target_id (int):
@@ -126,7 +130,11 @@ def sync(
 ) -> Any | Error | None:
     """Delete an Apprise target
 
-     Delete a notification target.
+     Delete an Apprise target; subscriptions routed to it stop notifying it. Changes: the target and its
+    routes are removed.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         target_id (int):
@@ -152,7 +160,11 @@ async def asyncio_detailed(
 ) -> Response[Any | Error]:
     """Delete an Apprise target
 
-     Delete a notification target.
+     Delete an Apprise target; subscriptions routed to it stop notifying it. Changes: the target and its
+    routes are removed.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         target_id (int):
@@ -181,7 +193,11 @@ async def asyncio(
 ) -> Any | Error | None:
     """Delete an Apprise target
 
-     Delete a notification target.
+     Delete an Apprise target; subscriptions routed to it stop notifying it. Changes: the target and its
+    routes are removed.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         target_id (int):

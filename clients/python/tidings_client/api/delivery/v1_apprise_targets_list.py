@@ -78,7 +78,12 @@ def sync_detailed(
 ) -> Response[Error | V1AppriseTargetsListResponse200]:
     """List Apprise targets
 
-     Your Apprise notification targets (never their URLs).
+     Your Apprise notification targets (chat rooms, phones, ... as Apprise URLs).
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -103,7 +108,12 @@ def sync(
 ) -> Error | V1AppriseTargetsListResponse200 | None:
     """List Apprise targets
 
-     Your Apprise notification targets (never their URLs).
+     Your Apprise notification targets (chat rooms, phones, ... as Apprise URLs).
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -124,7 +134,12 @@ async def asyncio_detailed(
 ) -> Response[Error | V1AppriseTargetsListResponse200]:
     """List Apprise targets
 
-     Your Apprise notification targets (never their URLs).
+     Your Apprise notification targets (chat rooms, phones, ... as Apprise URLs).
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -147,7 +162,12 @@ async def asyncio(
 ) -> Error | V1AppriseTargetsListResponse200 | None:
     """List Apprise targets
 
-     Your Apprise notification targets (never their URLs).
+     Your Apprise notification targets (chat rooms, phones, ... as Apprise URLs).
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -101,6 +101,9 @@ def sync_detailed(
 
      Send a test notification to the target now.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         target_id (int):
 
@@ -132,6 +135,9 @@ def sync(
 
      Send a test notification to the target now.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         target_id (int):
 
@@ -157,6 +163,9 @@ async def asyncio_detailed(
     """Send a test notification
 
      Send a test notification to the target now.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         target_id (int):
@@ -186,6 +195,9 @@ async def asyncio(
     """Send a test notification
 
      Send a test notification to the target now.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         target_id (int):

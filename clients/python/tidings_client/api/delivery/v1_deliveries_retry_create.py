@@ -102,6 +102,12 @@ def sync_detailed(
 ) -> Response[Delivery | Error]:
     """Retry a failed delivery
 
+     Send a failed e-mail, webhook or push delivery again (queued: 202). Only a failed one is retried; a
+    sent or pending one is 409 `conflict`. Changes: the delivery's status, back to `pending`.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         delivery_id (int):
 
@@ -131,6 +137,12 @@ def sync(
 ) -> Delivery | Error | None:
     """Retry a failed delivery
 
+     Send a failed e-mail, webhook or push delivery again (queued: 202). Only a failed one is retried; a
+    sent or pending one is 409 `conflict`. Changes: the delivery's status, back to `pending`.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         delivery_id (int):
 
@@ -154,6 +166,12 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[Delivery | Error]:
     """Retry a failed delivery
+
+     Send a failed e-mail, webhook or push delivery again (queued: 202). Only a failed one is retried; a
+    sent or pending one is 409 `conflict`. Changes: the delivery's status, back to `pending`.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         delivery_id (int):
@@ -181,6 +199,12 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> Delivery | Error | None:
     """Retry a failed delivery
+
+     Send a failed e-mail, webhook or push delivery again (queued: 202). Only a failed one is retried; a
+    sent or pending one is 409 `conflict`. Changes: the delivery's status, back to `pending`.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         delivery_id (int):

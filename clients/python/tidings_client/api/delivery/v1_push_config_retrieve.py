@@ -76,6 +76,14 @@ def sync_detailed(
 ) -> Response[Error | PushConfig]:
     """Read the Web Push configuration
 
+     Whether this server sends Web Push, and what a browser needs to subscribe: the VAPID public key and
+    the service worker's address.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -99,6 +107,14 @@ def sync(
 ) -> Error | PushConfig | None:
     """Read the Web Push configuration
 
+     Whether this server sends Web Push, and what a browser needs to subscribe: the VAPID public key and
+    the service worker's address.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -117,6 +133,14 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[Error | PushConfig]:
     """Read the Web Push configuration
+
+     Whether this server sends Web Push, and what a browser needs to subscribe: the VAPID public key and
+    the service worker's address.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -138,6 +162,14 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> Error | PushConfig | None:
     """Read the Web Push configuration
+
+     Whether this server sends Web Push, and what a browser needs to subscribe: the VAPID public key and
+    the service worker's address.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -105,6 +105,9 @@ def sync_detailed(
      Register a browser for Web Push. Refused when the server has no VAPID keys, or when the endpoint or
     keys are not what a browser gives (400 naming the field).
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         body (PushDeviceInputRequest): A browser's `PushSubscription.toJSON()`, with an optional
             label.
@@ -138,6 +141,9 @@ def sync(
      Register a browser for Web Push. Refused when the server has no VAPID keys, or when the endpoint or
     keys are not what a browser gives (400 naming the field).
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         body (PushDeviceInputRequest): A browser's `PushSubscription.toJSON()`, with an optional
             label.
@@ -165,6 +171,9 @@ async def asyncio_detailed(
 
      Register a browser for Web Push. Refused when the server has no VAPID keys, or when the endpoint or
     keys are not what a browser gives (400 naming the field).
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         body (PushDeviceInputRequest): A browser's `PushSubscription.toJSON()`, with an optional
@@ -196,6 +205,9 @@ async def asyncio(
 
      Register a browser for Web Push. Refused when the server has no VAPID keys, or when the endpoint or
     keys are not what a browser gives (400 naming the field).
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         body (PushDeviceInputRequest): A browser's `PushSubscription.toJSON()`, with an optional

@@ -95,6 +95,11 @@ def sync_detailed(
 ) -> Response[Any | Error]:
     """Remove a push device
 
+     Forget a browser: no more pushes to it. Changes: the device is removed.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         device_id (int):
 
@@ -124,6 +129,11 @@ def sync(
 ) -> Any | Error | None:
     """Remove a push device
 
+     Forget a browser: no more pushes to it. Changes: the device is removed.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         device_id (int):
 
@@ -147,6 +157,11 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[Any | Error]:
     """Remove a push device
+
+     Forget a browser: no more pushes to it. Changes: the device is removed.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         device_id (int):
@@ -174,6 +189,11 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> Any | Error | None:
     """Remove a push device
+
+     Forget a browser: no more pushes to it. Changes: the device is removed.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         device_id (int):

@@ -93,6 +93,13 @@ def sync_detailed(
 
      The reader's browsers registered for Web Push, oldest first, as every list: a page.
 
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 20 per page by default, `limit` up to 100; follow `next` (a cursor) until it is null.
+
     Args:
         cursor (str | Unset):
         limit (int | Unset):
@@ -127,6 +134,13 @@ def sync(
 
      The reader's browsers registered for Web Push, oldest first, as every list: a page.
 
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 20 per page by default, `limit` up to 100; follow `next` (a cursor) until it is null.
+
     Args:
         cursor (str | Unset):
         limit (int | Unset):
@@ -155,6 +169,13 @@ async def asyncio_detailed(
     """List push devices
 
      The reader's browsers registered for Web Push, oldest first, as every list: a page.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 20 per page by default, `limit` up to 100; follow `next` (a cursor) until it is null.
 
     Args:
         cursor (str | Unset):
@@ -187,6 +208,13 @@ async def asyncio(
     """List push devices
 
      The reader's browsers registered for Web Push, oldest first, as every list: a page.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 20 per page by default, `limit` up to 100; follow `next` (a cursor) until it is null.
 
     Args:
         cursor (str | Unset):

@@ -114,6 +114,9 @@ def sync_detailed(
      Route a subscription's briefs (a watch's changes: its notifier_id) to these targets: {targets:
     [ids]}.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         subscription_id (int):
         body (AppriseRoutesInputRequest):
@@ -149,6 +152,9 @@ def sync(
      Route a subscription's briefs (a watch's changes: its notifier_id) to these targets: {targets:
     [ids]}.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         subscription_id (int):
         body (AppriseRoutesInputRequest):
@@ -178,6 +184,9 @@ async def asyncio_detailed(
 
      Route a subscription's briefs (a watch's changes: its notifier_id) to these targets: {targets:
     [ids]}.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         subscription_id (int):
@@ -211,6 +220,9 @@ async def asyncio(
 
      Route a subscription's briefs (a watch's changes: its notifier_id) to these targets: {targets:
     [ids]}.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         subscription_id (int):

@@ -103,6 +103,13 @@ def sync_detailed(
 
      Every email, webhook and test event of a subscription, newest first.
 
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 50 per page by default, `limit` up to 200; follow `next` (a cursor) until it is null.
+
     Args:
         subscription_id (int):
         cursor (str | Unset):
@@ -140,6 +147,13 @@ def sync(
 
      Every email, webhook and test event of a subscription, newest first.
 
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 50 per page by default, `limit` up to 200; follow `next` (a cursor) until it is null.
+
     Args:
         subscription_id (int):
         cursor (str | Unset):
@@ -171,6 +185,13 @@ async def asyncio_detailed(
     """List a subscription's deliveries
 
      Every email, webhook and test event of a subscription, newest first.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 50 per page by default, `limit` up to 200; follow `next` (a cursor) until it is null.
 
     Args:
         subscription_id (int):
@@ -206,6 +227,13 @@ async def asyncio(
     """List a subscription's deliveries
 
      Every email, webhook and test event of a subscription, newest first.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 50 per page by default, `limit` up to 200; follow `next` (a cursor) until it is null.
 
     Args:
         subscription_id (int):

@@ -97,6 +97,12 @@ def sync_detailed(
 ) -> Response[Error | Webhook]:
     """Disable the webhook
 
+     Stop sending briefs to the subscription's webhook; its URL and secret are kept. Changes: the
+    webhook's `enabled`.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         subscription_id (int):
 
@@ -126,6 +132,12 @@ def sync(
 ) -> Error | Webhook | None:
     """Disable the webhook
 
+     Stop sending briefs to the subscription's webhook; its URL and secret are kept. Changes: the
+    webhook's `enabled`.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         subscription_id (int):
 
@@ -149,6 +161,12 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[Error | Webhook]:
     """Disable the webhook
+
+     Stop sending briefs to the subscription's webhook; its URL and secret are kept. Changes: the
+    webhook's `enabled`.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         subscription_id (int):
@@ -176,6 +194,12 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> Error | Webhook | None:
     """Disable the webhook
+
+     Stop sending briefs to the subscription's webhook; its URL and secret are kept. Changes: the
+    webhook's `enabled`.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         subscription_id (int):

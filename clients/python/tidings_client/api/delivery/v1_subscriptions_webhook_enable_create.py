@@ -97,6 +97,12 @@ def sync_detailed(
 ) -> Response[Error | Webhook]:
     """Enable the webhook
 
+     Send briefs to the subscription's webhook again (after a disable, or after it was turned off by
+    failures). Changes: the webhook's `enabled`.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         subscription_id (int):
 
@@ -126,6 +132,12 @@ def sync(
 ) -> Error | Webhook | None:
     """Enable the webhook
 
+     Send briefs to the subscription's webhook again (after a disable, or after it was turned off by
+    failures). Changes: the webhook's `enabled`.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         subscription_id (int):
 
@@ -149,6 +161,12 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[Error | Webhook]:
     """Enable the webhook
+
+     Send briefs to the subscription's webhook again (after a disable, or after it was turned off by
+    failures). Changes: the webhook's `enabled`.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         subscription_id (int):
@@ -176,6 +194,12 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> Error | Webhook | None:
     """Enable the webhook
+
+     Send briefs to the subscription's webhook again (after a disable, or after it was turned off by
+    failures). Changes: the webhook's `enabled`.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         subscription_id (int):

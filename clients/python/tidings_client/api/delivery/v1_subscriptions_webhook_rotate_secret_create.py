@@ -97,6 +97,12 @@ def sync_detailed(
 ) -> Response[Error | Secret]:
     """Rotate the secret
 
+     A new signing secret for the subscription's webhook, answered once: events are signed with it from
+    now on. Changes: the secret; the old one stops signing at once.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         subscription_id (int):
 
@@ -126,6 +132,12 @@ def sync(
 ) -> Error | Secret | None:
     """Rotate the secret
 
+     A new signing secret for the subscription's webhook, answered once: events are signed with it from
+    now on. Changes: the secret; the old one stops signing at once.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         subscription_id (int):
 
@@ -149,6 +161,12 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[Error | Secret]:
     """Rotate the secret
+
+     A new signing secret for the subscription's webhook, answered once: events are signed with it from
+    now on. Changes: the secret; the old one stops signing at once.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         subscription_id (int):
@@ -176,6 +194,12 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> Error | Secret | None:
     """Rotate the secret
+
+     A new signing secret for the subscription's webhook, answered once: events are signed with it from
+    now on. Changes: the secret; the old one stops signing at once.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         subscription_id (int):

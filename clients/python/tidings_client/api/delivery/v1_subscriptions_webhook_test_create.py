@@ -104,6 +104,9 @@ def sync_detailed(
 
      Send a test event now (once, no retries) and answer with how it went.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         subscription_id (int):
 
@@ -135,6 +138,9 @@ def sync(
 
      Send a test event now (once, no retries) and answer with how it went.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         subscription_id (int):
 
@@ -160,6 +166,9 @@ async def asyncio_detailed(
     """Send a webhook test event
 
      Send a test event now (once, no retries) and answer with how it went.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         subscription_id (int):
@@ -189,6 +198,9 @@ async def asyncio(
     """Send a webhook test event
 
      Send a test event now (once, no retries) and answer with how it went.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         subscription_id (int):

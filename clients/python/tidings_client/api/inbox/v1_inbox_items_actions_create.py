@@ -107,6 +107,13 @@ def sync_detailed(
 ) -> Response[Error | InboxItem]:
     """Mark an Inbox item
 
+     Mark one delivered item: read or unread, save or unsave, not interested or interested again (which
+    also teaches the subscription's next runs). Changes: your state of that item, for every brief that
+    holds it; answers the item as the Inbox lists it.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         run_item_id (int):
         body (InboxActionRequest):
@@ -139,6 +146,13 @@ def sync(
 ) -> Error | InboxItem | None:
     """Mark an Inbox item
 
+     Mark one delivered item: read or unread, save or unsave, not interested or interested again (which
+    also teaches the subscription's next runs). Changes: your state of that item, for every brief that
+    holds it; answers the item as the Inbox lists it.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         run_item_id (int):
         body (InboxActionRequest):
@@ -165,6 +179,13 @@ async def asyncio_detailed(
     body: InboxActionRequest,
 ) -> Response[Error | InboxItem]:
     """Mark an Inbox item
+
+     Mark one delivered item: read or unread, save or unsave, not interested or interested again (which
+    also teaches the subscription's next runs). Changes: your state of that item, for every brief that
+    holds it; answers the item as the Inbox lists it.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         run_item_id (int):
@@ -195,6 +216,13 @@ async def asyncio(
     body: InboxActionRequest,
 ) -> Error | InboxItem | None:
     """Mark an Inbox item
+
+     Mark one delivered item: read or unread, save or unsave, not interested or interested again (which
+    also teaches the subscription's next runs). Changes: your state of that item, for every brief that
+    holds it; answers the item as the Inbox lists it.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         run_item_id (int):

@@ -100,6 +100,9 @@ def sync_detailed(
      One action on up to 500 items, all or nothing: if any id is not an item of your Inbox the request is
     refused (400, naming them) and nothing changes.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         body (BulkActionRequest):
 
@@ -132,6 +135,9 @@ def sync(
      One action on up to 500 items, all or nothing: if any id is not an item of your Inbox the request is
     refused (400, naming them) and nothing changes.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         body (BulkActionRequest):
 
@@ -158,6 +164,9 @@ async def asyncio_detailed(
 
      One action on up to 500 items, all or nothing: if any id is not an item of your Inbox the request is
     refused (400, naming them) and nothing changes.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         body (BulkActionRequest):
@@ -188,6 +197,9 @@ async def asyncio(
 
      One action on up to 500 items, all or nothing: if any id is not an item of your Inbox the request is
     refused (400, naming them) and nothing changes.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         body (BulkActionRequest):

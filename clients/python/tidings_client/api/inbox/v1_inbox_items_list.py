@@ -137,6 +137,13 @@ def sync_detailed(
      Delivered items, newest brief first and in the brief's order inside it. Read forward with `next`
     (`previous` is always null).
 
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 30 per page by default, `limit` up to 100; follow `next` (a cursor) until it is null.
+
     Args:
         cursor (str | Unset):
         from_ (datetime.date | Unset):
@@ -193,6 +200,13 @@ def sync(
      Delivered items, newest brief first and in the brief's order inside it. Read forward with `next`
     (`previous` is always null).
 
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 30 per page by default, `limit` up to 100; follow `next` (a cursor) until it is null.
+
     Args:
         cursor (str | Unset):
         from_ (datetime.date | Unset):
@@ -243,6 +257,13 @@ async def asyncio_detailed(
 
      Delivered items, newest brief first and in the brief's order inside it. Read forward with `next`
     (`previous` is always null).
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 30 per page by default, `limit` up to 100; follow `next` (a cursor) until it is null.
 
     Args:
         cursor (str | Unset):
@@ -297,6 +318,13 @@ async def asyncio(
 
      Delivered items, newest brief first and in the brief's order inside it. Read forward with `next`
     (`previous` is always null).
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 30 per page by default, `limit` up to 100; follow `next` (a cursor) until it is null.
 
     Args:
         cursor (str | Unset):

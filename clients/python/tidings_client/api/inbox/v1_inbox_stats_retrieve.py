@@ -79,6 +79,11 @@ def sync_detailed(
      The Inbox's counts (the console's badges), and per subscription: each item under the subscription
     that delivered it last, so the parts add up.
 
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -105,6 +110,11 @@ def sync(
      The Inbox's counts (the console's badges), and per subscription: each item under the subscription
     that delivered it last, so the parts add up.
 
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -126,6 +136,11 @@ async def asyncio_detailed(
 
      The Inbox's counts (the console's badges), and per subscription: each item under the subscription
     that delivered it last, so the parts add up.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -150,6 +165,11 @@ async def asyncio(
 
      The Inbox's counts (the console's badges), and per subscription: each item under the subscription
     that delivered it last, so the parts add up.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -101,6 +101,9 @@ def sync_detailed(
      A new private address (random, unguessable) with its own newsletter source in your library; give it
     to a newsletter and its issues become items.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         body (CreateAddressRequest | Unset):
 
@@ -133,6 +136,9 @@ def sync(
      A new private address (random, unguessable) with its own newsletter source in your library; give it
     to a newsletter and its issues become items.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         body (CreateAddressRequest | Unset):
 
@@ -159,6 +165,9 @@ async def asyncio_detailed(
 
      A new private address (random, unguessable) with its own newsletter source in your library; give it
     to a newsletter and its issues become items.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         body (CreateAddressRequest | Unset):
@@ -189,6 +198,9 @@ async def asyncio(
 
      A new private address (random, unguessable) with its own newsletter source in your library; give it
     to a newsletter and its issues become items.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         body (CreateAddressRequest | Unset):

@@ -97,6 +97,9 @@ def sync_detailed(
 
      Revoke: mail to it is refused from now on.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         address_id (int):
 
@@ -128,6 +131,9 @@ def sync(
 
      Revoke: mail to it is refused from now on.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         address_id (int):
 
@@ -153,6 +159,9 @@ async def asyncio_detailed(
     """Revoke a newsletter address
 
      Revoke: mail to it is refused from now on.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         address_id (int):
@@ -182,6 +191,9 @@ async def asyncio(
     """Revoke a newsletter address
 
      Revoke: mail to it is refused from now on.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         address_id (int):

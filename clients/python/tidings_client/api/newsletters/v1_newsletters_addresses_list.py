@@ -81,6 +81,14 @@ def sync_detailed(
 ) -> Response[Error | list[Address]]:
     """List newsletter addresses
 
+     Your private newsletter addresses (a list, not a page), with the source each feeds and its allowed
+    senders.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -104,6 +112,14 @@ def sync(
 ) -> Error | list[Address] | None:
     """List newsletter addresses
 
+     Your private newsletter addresses (a list, not a page), with the source each feeds and its allowed
+    senders.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -122,6 +138,14 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[Error | list[Address]]:
     """List newsletter addresses
+
+     Your private newsletter addresses (a list, not a page), with the source each feeds and its allowed
+    senders.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -143,6 +167,14 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> Error | list[Address] | None:
     """List newsletter addresses
+
+     Your private newsletter addresses (a list, not a page), with the source each feeds and its allowed
+    senders.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

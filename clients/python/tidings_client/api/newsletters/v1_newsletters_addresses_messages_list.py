@@ -95,6 +95,11 @@ def sync_detailed(
      The latest 100 messages: held ones (sender not allowed) and confirmations (open confirm_url
     yourself) among them.
 
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
     Args:
         address_id (int):
 
@@ -127,6 +132,11 @@ def sync(
      The latest 100 messages: held ones (sender not allowed) and confirmations (open confirm_url
     yourself) among them.
 
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
     Args:
         address_id (int):
 
@@ -153,6 +163,11 @@ async def asyncio_detailed(
 
      The latest 100 messages: held ones (sender not allowed) and confirmations (open confirm_url
     yourself) among them.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Args:
         address_id (int):
@@ -183,6 +198,11 @@ async def asyncio(
 
      The latest 100 messages: held ones (sender not allowed) and confirmations (open confirm_url
     yourself) among them.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Args:
         address_id (int):

@@ -87,6 +87,13 @@ def sync_detailed(
 ) -> Response[Address | Error]:
     """Read a newsletter address
 
+     One newsletter address of yours, with its source and allowed senders.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
     Args:
         address_id (int):
 
@@ -116,6 +123,13 @@ def sync(
 ) -> Address | Error | None:
     """Read a newsletter address
 
+     One newsletter address of yours, with its source and allowed senders.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
     Args:
         address_id (int):
 
@@ -139,6 +153,13 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[Address | Error]:
     """Read a newsletter address
+
+     One newsletter address of yours, with its source and allowed senders.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Args:
         address_id (int):
@@ -166,6 +187,13 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> Address | Error | None:
     """Read a newsletter address
+
+     One newsletter address of yours, with its source and allowed senders.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Args:
         address_id (int):

@@ -109,6 +109,9 @@ def sync_detailed(
 
      Allow a sender; the mail of theirs that was held becomes items now.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         address_id (int):
         body (AllowSenderRequest):
@@ -143,6 +146,9 @@ def sync(
 
      Allow a sender; the mail of theirs that was held becomes items now.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         address_id (int):
         body (AllowSenderRequest):
@@ -171,6 +177,9 @@ async def asyncio_detailed(
     """Allow a sender
 
      Allow a sender; the mail of theirs that was held becomes items now.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         address_id (int):
@@ -203,6 +212,9 @@ async def asyncio(
     """Allow a sender
 
      Allow a sender; the mail of theirs that was held becomes items now.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         address_id (int):

@@ -81,6 +81,8 @@ def sync_detailed(
 
      Mailgun inbound route (forward with MIME): fields recipient, body-mime, timestamp, token, signature.
 
+    Who may call it: anyone; no credentials are needed.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -106,6 +108,8 @@ def sync(
 
      Mailgun inbound route (forward with MIME): fields recipient, body-mime, timestamp, token, signature.
 
+    Who may call it: anyone; no credentials are needed.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -126,6 +130,8 @@ async def asyncio_detailed(
     """Receive mail from Mailgun
 
      Mailgun inbound route (forward with MIME): fields recipient, body-mime, timestamp, token, signature.
+
+    Who may call it: anyone; no credentials are needed.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -149,6 +155,8 @@ async def asyncio(
     """Receive mail from Mailgun
 
      Mailgun inbound route (forward with MIME): fields recipient, body-mime, timestamp, token, signature.
+
+    Who may call it: anyone; no credentials are needed.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

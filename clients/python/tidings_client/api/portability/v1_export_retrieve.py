@@ -96,6 +96,11 @@ def sync_detailed(
     items, and what you read, saved or marked not interesting. Streamed, so any size of account
     downloads in constant memory.
 
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
     Args:
         scope (ExportScope | Unset):  Default: ExportScope.EVERYTHING.
 
@@ -129,6 +134,11 @@ def sync(
     items, and what you read, saved or marked not interesting. Streamed, so any size of account
     downloads in constant memory.
 
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
     Args:
         scope (ExportScope | Unset):  Default: ExportScope.EVERYTHING.
 
@@ -156,6 +166,11 @@ async def asyncio_detailed(
      Everything of yours as one JSON document: preferences, sources, subscriptions, runs with their
     items, and what you read, saved or marked not interesting. Streamed, so any size of account
     downloads in constant memory.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Args:
         scope (ExportScope | Unset):  Default: ExportScope.EVERYTHING.
@@ -187,6 +202,11 @@ async def asyncio(
      Everything of yours as one JSON document: preferences, sources, subscriptions, runs with their
     items, and what you read, saved or marked not interesting. Streamed, so any size of account
     downloads in constant memory.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Args:
         scope (ExportScope | Unset):  Default: ExportScope.EVERYTHING.

@@ -109,6 +109,9 @@ def sync_detailed(
     `import_in_progress`). Importing the same document again changes nothing; imported runs are history
     — never run, delivered or charged.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         body (ExportDocumentRequest): The document's top level, for the schema; every part is
             described field by field in
@@ -147,6 +150,9 @@ def sync(
     `import_in_progress`). Importing the same document again changes nothing; imported runs are history
     — never run, delivered or charged.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         body (ExportDocumentRequest): The document's top level, for the schema; every part is
             described field by field in
@@ -179,6 +185,9 @@ async def asyncio_detailed(
     whole document; a refused document changes nothing). One import at a time per account (409
     `import_in_progress`). Importing the same document again changes nothing; imported runs are history
     — never run, delivered or charged.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         body (ExportDocumentRequest): The document's top level, for the schema; every part is
@@ -215,6 +224,9 @@ async def asyncio(
     whole document; a refused document changes nothing). One import at a time per account (409
     `import_in_progress`). Importing the same document again changes nothing; imported runs are history
     — never run, delivered or charged.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         body (ExportDocumentRequest): The document's top level, for the schema; every part is

@@ -87,6 +87,14 @@ def sync_detailed(
 ) -> Response[Error | ImportJob]:
     """Read an import job
 
+     How an import you queued goes: `queued`, `running` (with `progress_percent`), then `done` with a
+    summary of what was added, or `failed` with the error, in the API's error shape.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
     Args:
         job_id (int):
 
@@ -116,6 +124,14 @@ def sync(
 ) -> Error | ImportJob | None:
     """Read an import job
 
+     How an import you queued goes: `queued`, `running` (with `progress_percent`), then `done` with a
+    summary of what was added, or `failed` with the error, in the API's error shape.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
     Args:
         job_id (int):
 
@@ -139,6 +155,14 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[Error | ImportJob]:
     """Read an import job
+
+     How an import you queued goes: `queued`, `running` (with `progress_percent`), then `done` with a
+    summary of what was added, or `failed` with the error, in the API's error shape.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Args:
         job_id (int):
@@ -166,6 +190,14 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> Error | ImportJob | None:
     """Read an import job
+
+     How an import you queued goes: `queued`, `running` (with `progress_percent`), then `done` with a
+    summary of what was added, or `failed` with the error, in the API's error shape.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Args:
         job_id (int):

@@ -114,6 +114,9 @@ def sync_detailed(
      A one-time code another Tidings redeems to pull your export: good for 15 minutes, once, for the
     scope chosen.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         idempotency_key (str | Unset):
         body (TransferCodeInputRequest):
@@ -149,6 +152,9 @@ def sync(
      A one-time code another Tidings redeems to pull your export: good for 15 minutes, once, for the
     scope chosen.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         idempotency_key (str | Unset):
         body (TransferCodeInputRequest):
@@ -178,6 +184,9 @@ async def asyncio_detailed(
 
      A one-time code another Tidings redeems to pull your export: good for 15 minutes, once, for the
     scope chosen.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         idempotency_key (str | Unset):
@@ -211,6 +220,9 @@ async def asyncio(
 
      A one-time code another Tidings redeems to pull your export: good for 15 minutes, once, for the
     scope chosen.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         idempotency_key (str | Unset):

@@ -111,6 +111,9 @@ def sync_detailed(
     (202 with the job; read it at `Location`). 502: the other instance refused the code or could not be
     reached (the reason is in `error.fields`); 409 `import_in_progress` before the code is spent.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         body (PullRequest):
 
@@ -144,6 +147,9 @@ def sync(
     (202 with the job; read it at `Location`). 502: the other instance refused the code or could not be
     reached (the reason is in `error.fields`); 409 `import_in_progress` before the code is spent.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         body (PullRequest):
 
@@ -171,6 +177,9 @@ async def asyncio_detailed(
      Redeem a transfer code made on another Tidings and queue the import of what it sends, as an upload's
     (202 with the job; read it at `Location`). 502: the other instance refused the code or could not be
     reached (the reason is in `error.fields`); 409 `import_in_progress` before the code is spent.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         body (PullRequest):
@@ -202,6 +211,9 @@ async def asyncio(
      Redeem a transfer code made on another Tidings and queue the import of what it sends, as an upload's
     (202 with the job; read it at `Location`). 502: the other instance refused the code or could not be
     reached (the reason is in `error.fields`); 409 `import_in_progress` before the code is spent.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         body (PullRequest):

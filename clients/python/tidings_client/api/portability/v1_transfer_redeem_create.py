@@ -107,6 +107,8 @@ def sync_detailed(
      Spend a transfer code and receive the export (another Tidings calls this through its safe fetch
     client). 404: no such code; 410: used, revoked or expired.
 
+    Who may call it: anyone; credentials are read when sent.
+
     Args:
         body (RedeemRequest):
 
@@ -139,6 +141,8 @@ def sync(
      Spend a transfer code and receive the export (another Tidings calls this through its safe fetch
     client). 404: no such code; 410: used, revoked or expired.
 
+    Who may call it: anyone; credentials are read when sent.
+
     Args:
         body (RedeemRequest):
 
@@ -165,6 +169,8 @@ async def asyncio_detailed(
 
      Spend a transfer code and receive the export (another Tidings calls this through its safe fetch
     client). 404: no such code; 410: used, revoked or expired.
+
+    Who may call it: anyone; credentials are read when sent.
 
     Args:
         body (RedeemRequest):
@@ -195,6 +201,8 @@ async def asyncio(
 
      Spend a transfer code and receive the export (another Tidings calls this through its safe fetch
     client). 404: no such code; 410: used, revoked or expired.
+
+    Who may call it: anyone; credentials are read when sent.
 
     Args:
         body (RedeemRequest):

@@ -87,6 +87,14 @@ def sync_detailed(
 ) -> Response[Error | RunDetail]:
     """Read a run and its brief
 
+     One run of yours: its status, when it started and finished, what it cost, and its brief: the
+    narrative and the items in the brief's order, each with its summary, source and why it was picked.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
     Args:
         run_id (int):
 
@@ -116,6 +124,14 @@ def sync(
 ) -> Error | RunDetail | None:
     """Read a run and its brief
 
+     One run of yours: its status, when it started and finished, what it cost, and its brief: the
+    narrative and the items in the brief's order, each with its summary, source and why it was picked.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
     Args:
         run_id (int):
 
@@ -139,6 +155,14 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[Error | RunDetail]:
     """Read a run and its brief
+
+     One run of yours: its status, when it started and finished, what it cost, and its brief: the
+    narrative and the items in the brief's order, each with its summary, source and why it was picked.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Args:
         run_id (int):
@@ -166,6 +190,14 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> Error | RunDetail | None:
     """Read a run and its brief
+
+     One run of yours: its status, when it started and finished, what it cost, and its brief: the
+    narrative and the items in the brief's order, each with its summary, source and why it was picked.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Args:
         run_id (int):

@@ -102,6 +102,14 @@ def sync_detailed(
 ) -> Response[Error | Run]:
     """Retry a failed run
 
+     Run a failed run again, under the same id: it is put back to `pending` and queued (202 with it).
+    Only a failed run with attempts left is retried (another is 409 `conflict`), and a retry counts
+    against your plan's "run now" limit. Changes: the run's status; a failed run was not charged, so a
+    retry cannot charge or deliver twice.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         run_id (int):
 
@@ -131,6 +139,14 @@ def sync(
 ) -> Error | Run | None:
     """Retry a failed run
 
+     Run a failed run again, under the same id: it is put back to `pending` and queued (202 with it).
+    Only a failed run with attempts left is retried (another is 409 `conflict`), and a retry counts
+    against your plan's "run now" limit. Changes: the run's status; a failed run was not charged, so a
+    retry cannot charge or deliver twice.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         run_id (int):
 
@@ -154,6 +170,14 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[Error | Run]:
     """Retry a failed run
+
+     Run a failed run again, under the same id: it is put back to `pending` and queued (202 with it).
+    Only a failed run with attempts left is retried (another is 409 `conflict`), and a retry counts
+    against your plan's "run now" limit. Changes: the run's status; a failed run was not charged, so a
+    retry cannot charge or deliver twice.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         run_id (int):
@@ -181,6 +205,14 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> Error | Run | None:
     """Retry a failed run
+
+     Run a failed run again, under the same id: it is put back to `pending` and queued (202 with it).
+    Only a failed run with attempts left is retried (another is 409 `conflict`), and a retry counts
+    against your plan's "run now" limit. Changes: the run's status; a failed run was not charged, so a
+    retry cannot charge or deliver twice.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         run_id (int):

@@ -109,6 +109,16 @@ def sync_detailed(
 ) -> Response[Error | PaginatedRunList]:
     """List a subscription's runs
 
+     A subscription's runs, newest first: status, trigger, timings, counts and cost (the brief itself is
+    at `GET /api/v1/runs/{run_id}`). `updated_since` answers only runs made or finished since.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 50 per page by default, `limit` up to 200; follow `next` (a cursor) until it is null.
+
     Args:
         subscription_id (int):
         cursor (str | Unset):
@@ -147,6 +157,16 @@ def sync(
 ) -> Error | PaginatedRunList | None:
     """List a subscription's runs
 
+     A subscription's runs, newest first: status, trigger, timings, counts and cost (the brief itself is
+    at `GET /api/v1/runs/{run_id}`). `updated_since` answers only runs made or finished since.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 50 per page by default, `limit` up to 200; follow `next` (a cursor) until it is null.
+
     Args:
         subscription_id (int):
         cursor (str | Unset):
@@ -179,6 +199,16 @@ async def asyncio_detailed(
     updated_since: datetime.datetime | Unset = UNSET,
 ) -> Response[Error | PaginatedRunList]:
     """List a subscription's runs
+
+     A subscription's runs, newest first: status, trigger, timings, counts and cost (the brief itself is
+    at `GET /api/v1/runs/{run_id}`). `updated_since` answers only runs made or finished since.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 50 per page by default, `limit` up to 200; follow `next` (a cursor) until it is null.
 
     Args:
         subscription_id (int):
@@ -215,6 +245,16 @@ async def asyncio(
     updated_since: datetime.datetime | Unset = UNSET,
 ) -> Error | PaginatedRunList | None:
     """List a subscription's runs
+
+     A subscription's runs, newest first: status, trigger, timings, counts and cost (the brief itself is
+    at `GET /api/v1/runs/{run_id}`). `updated_since` answers only runs made or finished since.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 50 per page by default, `limit` up to 200; follow `next` (a cursor) until it is null.
 
     Args:
         subscription_id (int):

@@ -8,6 +8,9 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.schedule_preview import SchedulePreview
+from ...models.v1_schedule_preview_retrieve_timezone import (
+    V1SchedulePreviewRetrieveTimezone,
+)
 from ...types import UNSET, Response, Unset
 
 
@@ -16,7 +19,8 @@ def _get_kwargs(
     after: datetime.datetime | Unset = UNSET,
     count: int | Unset = 5,
     cron: str,
-    timezone: str | Unset = "UTC",
+    timezone: V1SchedulePreviewRetrieveTimezone
+    | Unset = V1SchedulePreviewRetrieveTimezone.UTC,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -30,7 +34,11 @@ def _get_kwargs(
 
     params["cron"] = cron
 
-    params["timezone"] = timezone
+    json_timezone: str | Unset = UNSET
+    if not isinstance(timezone, Unset):
+        json_timezone = timezone.value
+
+    params["timezone"] = json_timezone
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -94,17 +102,23 @@ def sync_detailed(
     after: datetime.datetime | Unset = UNSET,
     count: int | Unset = 5,
     cron: str,
-    timezone: str | Unset = "UTC",
+    timezone: V1SchedulePreviewRetrieveTimezone
+    | Unset = V1SchedulePreviewRetrieveTimezone.UTC,
 ) -> Response[Error | SchedulePreview]:
     """Preview a cron schedule
 
      The next runs of a cron schedule in a time zone, and the schedule in plain words.
 
+    Changes: nothing.
+
+    Who may call it: anyone; credentials are read when sent.
+
     Args:
         after (datetime.datetime | Unset):
         count (int | Unset):  Default: 5.
         cron (str):
-        timezone (str | Unset):  Default: 'UTC'.
+        timezone (V1SchedulePreviewRetrieveTimezone | Unset):  Default:
+            V1SchedulePreviewRetrieveTimezone.UTC.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -134,17 +148,23 @@ def sync(
     after: datetime.datetime | Unset = UNSET,
     count: int | Unset = 5,
     cron: str,
-    timezone: str | Unset = "UTC",
+    timezone: V1SchedulePreviewRetrieveTimezone
+    | Unset = V1SchedulePreviewRetrieveTimezone.UTC,
 ) -> Error | SchedulePreview | None:
     """Preview a cron schedule
 
      The next runs of a cron schedule in a time zone, and the schedule in plain words.
 
+    Changes: nothing.
+
+    Who may call it: anyone; credentials are read when sent.
+
     Args:
         after (datetime.datetime | Unset):
         count (int | Unset):  Default: 5.
         cron (str):
-        timezone (str | Unset):  Default: 'UTC'.
+        timezone (V1SchedulePreviewRetrieveTimezone | Unset):  Default:
+            V1SchedulePreviewRetrieveTimezone.UTC.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -169,17 +189,23 @@ async def asyncio_detailed(
     after: datetime.datetime | Unset = UNSET,
     count: int | Unset = 5,
     cron: str,
-    timezone: str | Unset = "UTC",
+    timezone: V1SchedulePreviewRetrieveTimezone
+    | Unset = V1SchedulePreviewRetrieveTimezone.UTC,
 ) -> Response[Error | SchedulePreview]:
     """Preview a cron schedule
 
      The next runs of a cron schedule in a time zone, and the schedule in plain words.
 
+    Changes: nothing.
+
+    Who may call it: anyone; credentials are read when sent.
+
     Args:
         after (datetime.datetime | Unset):
         count (int | Unset):  Default: 5.
         cron (str):
-        timezone (str | Unset):  Default: 'UTC'.
+        timezone (V1SchedulePreviewRetrieveTimezone | Unset):  Default:
+            V1SchedulePreviewRetrieveTimezone.UTC.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -207,17 +233,23 @@ async def asyncio(
     after: datetime.datetime | Unset = UNSET,
     count: int | Unset = 5,
     cron: str,
-    timezone: str | Unset = "UTC",
+    timezone: V1SchedulePreviewRetrieveTimezone
+    | Unset = V1SchedulePreviewRetrieveTimezone.UTC,
 ) -> Error | SchedulePreview | None:
     """Preview a cron schedule
 
      The next runs of a cron schedule in a time zone, and the schedule in plain words.
 
+    Changes: nothing.
+
+    Who may call it: anyone; credentials are read when sent.
+
     Args:
         after (datetime.datetime | Unset):
         count (int | Unset):  Default: 5.
         cron (str):
-        timezone (str | Unset):  Default: 'UTC'.
+        timezone (V1SchedulePreviewRetrieveTimezone | Unset):  Default:
+            V1SchedulePreviewRetrieveTimezone.UTC.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -97,6 +97,11 @@ def sync_detailed(
 ) -> Response[Error | Folder]:
     """Create a folder
 
+     Create a folder (a name unique among yours, up to 100 characters). Changes: adds the folder.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         body (FolderInputRequest):
 
@@ -126,6 +131,11 @@ def sync(
 ) -> Error | Folder | None:
     """Create a folder
 
+     Create a folder (a name unique among yours, up to 100 characters). Changes: adds the folder.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         body (FolderInputRequest):
 
@@ -149,6 +159,11 @@ async def asyncio_detailed(
     body: FolderInputRequest,
 ) -> Response[Error | Folder]:
     """Create a folder
+
+     Create a folder (a name unique among yours, up to 100 characters). Changes: adds the folder.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         body (FolderInputRequest):
@@ -176,6 +191,11 @@ async def asyncio(
     body: FolderInputRequest,
 ) -> Error | Folder | None:
     """Create a folder
+
+     Create a folder (a name unique among yours, up to 100 characters). Changes: adds the folder.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         body (FolderInputRequest):

@@ -97,6 +97,9 @@ def sync_detailed(
 
      Delete the folder; its sources stay in your library, in no folder.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         folder_id (int):
 
@@ -128,6 +131,9 @@ def sync(
 
      Delete the folder; its sources stay in your library, in no folder.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         folder_id (int):
 
@@ -153,6 +159,9 @@ async def asyncio_detailed(
     """Delete a folder (its sources stay)
 
      Delete the folder; its sources stay in your library, in no folder.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         folder_id (int):
@@ -182,6 +191,9 @@ async def asyncio(
     """Delete a folder (its sources stay)
 
      Delete the folder; its sources stay in your library, in no folder.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         folder_id (int):

@@ -91,6 +91,15 @@ def sync_detailed(
 ) -> Response[Error | PaginatedFolderList]:
     """List your folders
 
+     Your folders, with how many sources each holds.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 50 per page by default, `limit` up to 200; follow `next` (a cursor) until it is null.
+
     Args:
         cursor (str | Unset):
         limit (int | Unset):
@@ -123,6 +132,15 @@ def sync(
 ) -> Error | PaginatedFolderList | None:
     """List your folders
 
+     Your folders, with how many sources each holds.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 50 per page by default, `limit` up to 200; follow `next` (a cursor) until it is null.
+
     Args:
         cursor (str | Unset):
         limit (int | Unset):
@@ -149,6 +167,15 @@ async def asyncio_detailed(
     limit: int | Unset = UNSET,
 ) -> Response[Error | PaginatedFolderList]:
     """List your folders
+
+     Your folders, with how many sources each holds.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 50 per page by default, `limit` up to 200; follow `next` (a cursor) until it is null.
 
     Args:
         cursor (str | Unset):
@@ -179,6 +206,15 @@ async def asyncio(
     limit: int | Unset = UNSET,
 ) -> Error | PaginatedFolderList | None:
     """List your folders
+
+     Your folders, with how many sources each holds.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 50 per page by default, `limit` up to 200; follow `next` (a cursor) until it is null.
 
     Args:
         cursor (str | Unset):

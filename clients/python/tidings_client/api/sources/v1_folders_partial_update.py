@@ -108,6 +108,11 @@ def sync_detailed(
 ) -> Response[Error | Folder]:
     """Rename a folder
 
+     Rename a folder (the name must stay unique among yours). Changes: the folder's name.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         folder_id (int):
         body (PatchedFolderInputRequest | Unset):
@@ -140,6 +145,11 @@ def sync(
 ) -> Error | Folder | None:
     """Rename a folder
 
+     Rename a folder (the name must stay unique among yours). Changes: the folder's name.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         folder_id (int):
         body (PatchedFolderInputRequest | Unset):
@@ -166,6 +176,11 @@ async def asyncio_detailed(
     body: PatchedFolderInputRequest | Unset = UNSET,
 ) -> Response[Error | Folder]:
     """Rename a folder
+
+     Rename a folder (the name must stay unique among yours). Changes: the folder's name.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         folder_id (int):
@@ -196,6 +211,11 @@ async def asyncio(
     body: PatchedFolderInputRequest | Unset = UNSET,
 ) -> Error | Folder | None:
     """Rename a folder
+
+     Rename a folder (the name must stay unique among yours). Changes: the folder's name.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         folder_id (int):

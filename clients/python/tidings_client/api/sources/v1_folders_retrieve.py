@@ -87,6 +87,13 @@ def sync_detailed(
 ) -> Response[Error | Folder]:
     """Read a folder
 
+     One folder of yours and how many sources it holds.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
     Args:
         folder_id (int):
 
@@ -116,6 +123,13 @@ def sync(
 ) -> Error | Folder | None:
     """Read a folder
 
+     One folder of yours and how many sources it holds.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
     Args:
         folder_id (int):
 
@@ -139,6 +153,13 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[Error | Folder]:
     """Read a folder
+
+     One folder of yours and how many sources it holds.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Args:
         folder_id (int):
@@ -166,6 +187,13 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> Error | Folder | None:
     """Read a folder
+
+     One folder of yours and how many sources it holds.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Args:
         folder_id (int):

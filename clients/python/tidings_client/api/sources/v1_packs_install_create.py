@@ -102,6 +102,12 @@ def sync_detailed(
 ) -> Response[Error | PackInstall]:
     """Install a source pack
 
+     Add every feed of a pack to your library (201 when any was new to you, 200 when you had them all).
+    Changes: your library.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         key (str):
 
@@ -131,6 +137,12 @@ def sync(
 ) -> Error | PackInstall | None:
     """Install a source pack
 
+     Add every feed of a pack to your library (201 when any was new to you, 200 when you had them all).
+    Changes: your library.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         key (str):
 
@@ -154,6 +166,12 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[Error | PackInstall]:
     """Install a source pack
+
+     Add every feed of a pack to your library (201 when any was new to you, 200 when you had them all).
+    Changes: your library.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         key (str):
@@ -181,6 +199,12 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> Error | PackInstall | None:
     """Install a source pack
+
+     Add every feed of a pack to your library (201 when any was new to you, 200 when you had them all).
+    Changes: your library.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         key (str):

@@ -91,6 +91,16 @@ def sync_detailed(
 ) -> Response[Error | PaginatedPackList]:
     """List source packs
 
+     Source packs: ready-made sets of feeds on one subject (AI, security, ...), each with its feeds, to
+    install in one request.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 20 per page by default, `limit` up to 100; follow `next` (a cursor) until it is null.
+
     Args:
         cursor (str | Unset):
         limit (int | Unset):
@@ -123,6 +133,16 @@ def sync(
 ) -> Error | PaginatedPackList | None:
     """List source packs
 
+     Source packs: ready-made sets of feeds on one subject (AI, security, ...), each with its feeds, to
+    install in one request.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 20 per page by default, `limit` up to 100; follow `next` (a cursor) until it is null.
+
     Args:
         cursor (str | Unset):
         limit (int | Unset):
@@ -149,6 +169,16 @@ async def asyncio_detailed(
     limit: int | Unset = UNSET,
 ) -> Response[Error | PaginatedPackList]:
     """List source packs
+
+     Source packs: ready-made sets of feeds on one subject (AI, security, ...), each with its feeds, to
+    install in one request.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 20 per page by default, `limit` up to 100; follow `next` (a cursor) until it is null.
 
     Args:
         cursor (str | Unset):
@@ -179,6 +209,16 @@ async def asyncio(
     limit: int | Unset = UNSET,
 ) -> Error | PaginatedPackList | None:
     """List source packs
+
+     Source packs: ready-made sets of feeds on one subject (AI, security, ...), each with its feeds, to
+    install in one request.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 20 per page by default, `limit` up to 100; follow `next` (a cursor) until it is null.
 
     Args:
         cursor (str | Unset):

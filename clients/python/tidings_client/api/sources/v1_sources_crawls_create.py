@@ -105,6 +105,9 @@ def sync_detailed(
      Checks robots.txt and the start page once, then adds the crawl; the next refresh tick crawls it. Its
     first check is a baseline: pages already on the site are recorded, not delivered.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         body (AddCrawlRequest): Shape only: the rules (and their messages) live in
             ingest.crawl.service.clean_crawl_input.
@@ -138,6 +141,9 @@ def sync(
      Checks robots.txt and the start page once, then adds the crawl; the next refresh tick crawls it. Its
     first check is a baseline: pages already on the site are recorded, not delivered.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         body (AddCrawlRequest): Shape only: the rules (and their messages) live in
             ingest.crawl.service.clean_crawl_input.
@@ -165,6 +171,9 @@ async def asyncio_detailed(
 
      Checks robots.txt and the start page once, then adds the crawl; the next refresh tick crawls it. Its
     first check is a baseline: pages already on the site are recorded, not delivered.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         body (AddCrawlRequest): Shape only: the rules (and their messages) live in
@@ -196,6 +205,9 @@ async def asyncio(
 
      Checks robots.txt and the start page once, then adds the crawl; the next refresh tick crawls it. Its
     first check is a baseline: pages already on the site are recorded, not delivered.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         body (AddCrawlRequest): Shape only: the rules (and their messages) live in

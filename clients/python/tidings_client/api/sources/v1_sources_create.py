@@ -116,6 +116,13 @@ def sync_detailed(
 ) -> Response[Error | LibrarySource]:
     """Add a feed
 
+     Add a feed by its URL (RSS, Atom or JSON Feed; or a site whose feed on the site is found). It is
+    fetched once now to check it: 201 when added, 200 when it was already in your library. Changes: adds
+    the source to your library.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         idempotency_key (str | Unset):
         body (AddSourceRequest):
@@ -148,6 +155,13 @@ def sync(
 ) -> Error | LibrarySource | None:
     """Add a feed
 
+     Add a feed by its URL (RSS, Atom or JSON Feed; or a site whose feed on the site is found). It is
+    fetched once now to check it: 201 when added, 200 when it was already in your library. Changes: adds
+    the source to your library.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         idempotency_key (str | Unset):
         body (AddSourceRequest):
@@ -174,6 +188,13 @@ async def asyncio_detailed(
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Error | LibrarySource]:
     """Add a feed
+
+     Add a feed by its URL (RSS, Atom or JSON Feed; or a site whose feed on the site is found). It is
+    fetched once now to check it: 201 when added, 200 when it was already in your library. Changes: adds
+    the source to your library.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         idempotency_key (str | Unset):
@@ -204,6 +225,13 @@ async def asyncio(
     idempotency_key: str | Unset = UNSET,
 ) -> Error | LibrarySource | None:
     """Add a feed
+
+     Add a feed by its URL (RSS, Atom or JSON Feed; or a site whose feed on the site is found). It is
+    fetched once now to check it: 201 when added, 200 when it was already in your library. Changes: adds
+    the source to your library.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         idempotency_key (str | Unset):

@@ -95,6 +95,12 @@ def sync_detailed(
 ) -> Response[Any | Error]:
     """Remove a source
 
+     Remove a source from your library. Changes: your library and the subscriptions that used it; the
+    shared pool and items already delivered are kept.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         user_source_id (int):
 
@@ -124,6 +130,12 @@ def sync(
 ) -> Any | Error | None:
     """Remove a source
 
+     Remove a source from your library. Changes: your library and the subscriptions that used it; the
+    shared pool and items already delivered are kept.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         user_source_id (int):
 
@@ -147,6 +159,12 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[Any | Error]:
     """Remove a source
+
+     Remove a source from your library. Changes: your library and the subscriptions that used it; the
+    shared pool and items already delivered are kept.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         user_source_id (int):
@@ -174,6 +192,12 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> Any | Error | None:
     """Remove a source
+
+     Remove a source from your library. Changes: your library and the subscriptions that used it; the
+    shared pool and items already delivered are kept.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         user_source_id (int):

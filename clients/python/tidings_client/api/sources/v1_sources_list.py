@@ -91,6 +91,16 @@ def sync_detailed(
 ) -> Response[Error | PaginatedLibrarySourceList]:
     """List your sources
 
+     Your library: every source you added (feeds, crawls, listing watches, searches, saved pages,
+    newsletters), newest first, with its folder and health.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 50 per page by default, `limit` up to 200; follow `next` (a cursor) until it is null.
+
     Args:
         cursor (str | Unset):
         limit (int | Unset):
@@ -123,6 +133,16 @@ def sync(
 ) -> Error | PaginatedLibrarySourceList | None:
     """List your sources
 
+     Your library: every source you added (feeds, crawls, listing watches, searches, saved pages,
+    newsletters), newest first, with its folder and health.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 50 per page by default, `limit` up to 200; follow `next` (a cursor) until it is null.
+
     Args:
         cursor (str | Unset):
         limit (int | Unset):
@@ -149,6 +169,16 @@ async def asyncio_detailed(
     limit: int | Unset = UNSET,
 ) -> Response[Error | PaginatedLibrarySourceList]:
     """List your sources
+
+     Your library: every source you added (feeds, crawls, listing watches, searches, saved pages,
+    newsletters), newest first, with its folder and health.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 50 per page by default, `limit` up to 200; follow `next` (a cursor) until it is null.
 
     Args:
         cursor (str | Unset):
@@ -179,6 +209,16 @@ async def asyncio(
     limit: int | Unset = UNSET,
 ) -> Error | PaginatedLibrarySourceList | None:
     """List your sources
+
+     Your library: every source you added (feeds, crawls, listing watches, searches, saved pages,
+    newsletters), newest first, with its folder and health.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 50 per page by default, `limit` up to 200; follow `next` (a cursor) until it is null.
 
     Args:
         cursor (str | Unset):

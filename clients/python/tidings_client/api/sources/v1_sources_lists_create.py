@@ -107,6 +107,9 @@ def sync_detailed(
     checked every `check_interval_minutes` (default 60). Refused settings name their field (400; 403
     `tier_limit` for an interval below your plan's minimum).
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         body (ListWatchInputRequest):
 
@@ -141,6 +144,9 @@ def sync(
     checked every `check_interval_minutes` (default 60). Refused settings name their field (400; 403
     `tier_limit` for an interval below your plan's minimum).
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         body (ListWatchInputRequest):
 
@@ -169,6 +175,9 @@ async def asyncio_detailed(
     baseline; only links that appear later are news, told through `notify` (default: the Inbox) and
     checked every `check_interval_minutes` (default 60). Refused settings name their field (400; 403
     `tier_limit` for an interval below your plan's minimum).
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         body (ListWatchInputRequest):
@@ -201,6 +210,9 @@ async def asyncio(
     baseline; only links that appear later are news, told through `notify` (default: the Inbox) and
     checked every `check_interval_minutes` (default 60). Refused settings name their field (400; 403
     `tier_limit` for an interval below your plan's minimum).
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         body (ListWatchInputRequest):

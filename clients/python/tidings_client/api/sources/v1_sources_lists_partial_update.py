@@ -114,6 +114,9 @@ def sync_detailed(
     settings name their field and change nothing (400; 403 `tier_limit` for an interval below your
     plan's minimum).
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         user_source_id (int):
         body (PatchedWatchSettingsInputRequest | Unset):
@@ -150,6 +153,9 @@ def sync(
     settings name their field and change nothing (400; 403 `tier_limit` for an interval below your
     plan's minimum).
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         user_source_id (int):
         body (PatchedWatchSettingsInputRequest | Unset):
@@ -180,6 +186,9 @@ async def asyncio_detailed(
      Change how the watch notifies and how often it is checked; a field left out stays as it is. Refused
     settings name their field and change nothing (400; 403 `tier_limit` for an interval below your
     plan's minimum).
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         user_source_id (int):
@@ -214,6 +223,9 @@ async def asyncio(
      Change how the watch notifies and how often it is checked; a field left out stays as it is. Refused
     settings name their field and change nothing (400; 403 `tier_limit` for an interval below your
     plan's minimum).
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         user_source_id (int):

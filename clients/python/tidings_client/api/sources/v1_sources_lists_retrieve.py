@@ -87,6 +87,13 @@ def sync_detailed(
 ) -> Response[Error | WatchedList]:
     """Read a listing watch
 
+     One listing watch of yours: the page, the selector, how it notifies and how often it is checked.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
     Args:
         user_source_id (int):
 
@@ -116,6 +123,13 @@ def sync(
 ) -> Error | WatchedList | None:
     """Read a listing watch
 
+     One listing watch of yours: the page, the selector, how it notifies and how often it is checked.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
     Args:
         user_source_id (int):
 
@@ -139,6 +153,13 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[Error | WatchedList]:
     """Read a listing watch
+
+     One listing watch of yours: the page, the selector, how it notifies and how often it is checked.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Args:
         user_source_id (int):
@@ -166,6 +187,13 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> Error | WatchedList | None:
     """Read a listing watch
+
+     One listing watch of yours: the page, the selector, how it notifies and how often it is checked.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Args:
         user_source_id (int):

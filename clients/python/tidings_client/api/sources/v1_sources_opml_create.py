@@ -111,6 +111,9 @@ def sync_detailed(
     fetched during the request: new feeds are due at once and the next refresh tick fetches them. A
     refused file changes nothing.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         body (OPMLUploadRequest | Unset):
         body (File | Unset):
@@ -146,6 +149,9 @@ def sync(
     fetched during the request: new feeds are due at once and the next refresh tick fetches them. A
     refused file changes nothing.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         body (OPMLUploadRequest | Unset):
         body (File | Unset):
@@ -175,6 +181,9 @@ async def asyncio_detailed(
      Import an OPML file (a multipart `file` field, or the document as the request body). Nothing is
     fetched during the request: new feeds are due at once and the next refresh tick fetches them. A
     refused file changes nothing.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         body (OPMLUploadRequest | Unset):
@@ -208,6 +217,9 @@ async def asyncio(
      Import an OPML file (a multipart `file` field, or the document as the request body). Nothing is
     fetched during the request: new feeds are due at once and the next refresh tick fetches them. A
     refused file changes nothing.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         body (OPMLUploadRequest | Unset):

@@ -101,6 +101,9 @@ def sync_detailed(
     into your Inbox at the time asked for. Errors name the field: `url` (refused or unreadable page),
     `when`, `deliver_at`, `name`.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         body (SavePageRequest):
 
@@ -134,6 +137,9 @@ def sync(
     into your Inbox at the time asked for. Errors name the field: `url` (refused or unreadable page),
     `when`, `deliver_at`, `name`.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         body (SavePageRequest):
 
@@ -161,6 +167,9 @@ async def asyncio_detailed(
      Fetch the page now, add it to your library and create a one-off subscription that delivers it once
     into your Inbox at the time asked for. Errors name the field: `url` (refused or unreadable page),
     `when`, `deliver_at`, `name`.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         body (SavePageRequest):
@@ -192,6 +201,9 @@ async def asyncio(
      Fetch the page now, add it to your library and create a one-off subscription that delivers it once
     into your Inbox at the time asked for. Errors name the field: `url` (refused or unreadable page),
     `when`, `deliver_at`, `name`.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         body (SavePageRequest):

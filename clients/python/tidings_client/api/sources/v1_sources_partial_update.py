@@ -110,6 +110,9 @@ def sync_detailed(
 
      Move the source into one of your folders (`folder`: its id) or out of any (`null`).
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         user_source_id (int):
         body (PatchedMoveSourceRequest | Unset):
@@ -144,6 +147,9 @@ def sync(
 
      Move the source into one of your folders (`folder`: its id) or out of any (`null`).
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         user_source_id (int):
         body (PatchedMoveSourceRequest | Unset):
@@ -172,6 +178,9 @@ async def asyncio_detailed(
     """Move a source to a folder
 
      Move the source into one of your folders (`folder`: its id) or out of any (`null`).
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         user_source_id (int):
@@ -204,6 +213,9 @@ async def asyncio(
     """Move a source to a folder
 
      Move the source into one of your folders (`folder`: its id) or out of any (`null`).
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         user_source_id (int):

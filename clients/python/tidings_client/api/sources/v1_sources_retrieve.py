@@ -87,6 +87,14 @@ def sync_detailed(
 ) -> Response[Error | LibrarySource]:
     """Read a source
 
+     One source of your library: its type, URL, title, folder, and how its fetching goes (last fetched,
+    errors).
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
     Args:
         user_source_id (int):
 
@@ -116,6 +124,14 @@ def sync(
 ) -> Error | LibrarySource | None:
     """Read a source
 
+     One source of your library: its type, URL, title, folder, and how its fetching goes (last fetched,
+    errors).
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
     Args:
         user_source_id (int):
 
@@ -139,6 +155,14 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[Error | LibrarySource]:
     """Read a source
+
+     One source of your library: its type, URL, title, folder, and how its fetching goes (last fetched,
+    errors).
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Args:
         user_source_id (int):
@@ -166,6 +190,14 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> Error | LibrarySource | None:
     """Read a source
+
+     One source of your library: its type, URL, title, folder, and how its fetching goes (last fetched,
+    errors).
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Args:
         user_source_id (int):

@@ -105,6 +105,9 @@ def sync_detailed(
      Nothing is searched now: every run of a subscription that uses this source searches first (refresh
     mode on_run).
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         body (AddSearchRequest): Shape only: the rules (and their messages) are
             ingest.search.service.clean_search_input.
@@ -138,6 +141,9 @@ def sync(
      Nothing is searched now: every run of a subscription that uses this source searches first (refresh
     mode on_run).
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         body (AddSearchRequest): Shape only: the rules (and their messages) are
             ingest.search.service.clean_search_input.
@@ -165,6 +171,9 @@ async def asyncio_detailed(
 
      Nothing is searched now: every run of a subscription that uses this source searches first (refresh
     mode on_run).
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         body (AddSearchRequest): Shape only: the rules (and their messages) are
@@ -196,6 +205,9 @@ async def asyncio(
 
      Nothing is searched now: every run of a subscription that uses this source searches first (refresh
     mode on_run).
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         body (AddSearchRequest): Shape only: the rules (and their messages) are

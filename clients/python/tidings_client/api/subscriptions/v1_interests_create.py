@@ -100,6 +100,9 @@ def sync_detailed(
      Interests (and negative keywords) for a topic in plain words: what creating a
     subscription with only a topic would store, to show and edit before creating it.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         body (InterestsQueryRequest):
 
@@ -132,6 +135,9 @@ def sync(
      Interests (and negative keywords) for a topic in plain words: what creating a
     subscription with only a topic would store, to show and edit before creating it.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         body (InterestsQueryRequest):
 
@@ -158,6 +164,9 @@ async def asyncio_detailed(
 
      Interests (and negative keywords) for a topic in plain words: what creating a
     subscription with only a topic would store, to show and edit before creating it.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         body (InterestsQueryRequest):
@@ -188,6 +197,9 @@ async def asyncio(
 
      Interests (and negative keywords) for a topic in plain words: what creating a
     subscription with only a topic would store, to show and edit before creating it.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         body (InterestsQueryRequest):

@@ -111,6 +111,14 @@ def sync_detailed(
 ) -> Response[Error | Subscription]:
     """Create a subscription
 
+     Create a subscription: what to follow (a topic in plain words, interests, sources) and when (a cron
+    expression in a time zone, or once at `run_at`). Only `name` is required; interests left empty are
+    derived from `topic`. Limits are your plan's (403 `tier_limit`). Changes: adds the subscription,
+    scheduled from its next run; nothing runs now.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         idempotency_key (str | Unset):
         body (SubscriptionInputRequest): What a client sends to create (POST) or change (PATCH,
@@ -146,6 +154,14 @@ def sync(
 ) -> Error | Subscription | None:
     """Create a subscription
 
+     Create a subscription: what to follow (a topic in plain words, interests, sources) and when (a cron
+    expression in a time zone, or once at `run_at`). Only `name` is required; interests left empty are
+    derived from `topic`. Limits are your plan's (403 `tier_limit`). Changes: adds the subscription,
+    scheduled from its next run; nothing runs now.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         idempotency_key (str | Unset):
         body (SubscriptionInputRequest): What a client sends to create (POST) or change (PATCH,
@@ -175,6 +191,14 @@ async def asyncio_detailed(
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Error | Subscription]:
     """Create a subscription
+
+     Create a subscription: what to follow (a topic in plain words, interests, sources) and when (a cron
+    expression in a time zone, or once at `run_at`). Only `name` is required; interests left empty are
+    derived from `topic`. Limits are your plan's (403 `tier_limit`). Changes: adds the subscription,
+    scheduled from its next run; nothing runs now.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         idempotency_key (str | Unset):
@@ -208,6 +232,14 @@ async def asyncio(
     idempotency_key: str | Unset = UNSET,
 ) -> Error | Subscription | None:
     """Create a subscription
+
+     Create a subscription: what to follow (a topic in plain words, interests, sources) and when (a cron
+    expression in a time zone, or once at `run_at`). Only `name` is required; interests left empty are
+    derived from `topic`. Limits are your plan's (403 `tier_limit`). Changes: adds the subscription,
+    scheduled from its next run; nothing runs now.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         idempotency_key (str | Unset):

@@ -102,6 +102,9 @@ def sync_detailed(
     one (none required), nothing written, never charged. Interests left empty are derived
     from the topic, as creating would.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         body (SubscriptionDraftRequest | Unset): The same fields as creating a subscription, none
             required (a draft to preview).
@@ -136,6 +139,9 @@ def sync(
     one (none required), nothing written, never charged. Interests left empty are derived
     from the topic, as creating would.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         body (SubscriptionDraftRequest | Unset): The same fields as creating a subscription, none
             required (a draft to preview).
@@ -164,6 +170,9 @@ async def asyncio_detailed(
      What a subscription not created yet would deliver now: the same fields as creating
     one (none required), nothing written, never charged. Interests left empty are derived
     from the topic, as creating would.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         body (SubscriptionDraftRequest | Unset): The same fields as creating a subscription, none
@@ -196,6 +205,9 @@ async def asyncio(
      What a subscription not created yet would deliver now: the same fields as creating
     one (none required), nothing written, never charged. Interests left empty are derived
     from the topic, as creating would.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         body (SubscriptionDraftRequest | Unset): The same fields as creating a subscription, none

@@ -99,6 +99,16 @@ def sync_detailed(
 ) -> Response[Error | PaginatedSubscriptionList]:
     """List subscriptions
 
+     Your subscriptions (deleted ones are gone), newest first, with their schedule, next run and delivery
+    settings. `updated_since` answers only the ones changed since a moment, to sync.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 50 per page by default, `limit` up to 200; follow `next` (a cursor) until it is null.
+
     Args:
         cursor (str | Unset):
         limit (int | Unset):
@@ -134,6 +144,16 @@ def sync(
 ) -> Error | PaginatedSubscriptionList | None:
     """List subscriptions
 
+     Your subscriptions (deleted ones are gone), newest first, with their schedule, next run and delivery
+    settings. `updated_since` answers only the ones changed since a moment, to sync.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 50 per page by default, `limit` up to 200; follow `next` (a cursor) until it is null.
+
     Args:
         cursor (str | Unset):
         limit (int | Unset):
@@ -163,6 +183,16 @@ async def asyncio_detailed(
     updated_since: datetime.datetime | Unset = UNSET,
 ) -> Response[Error | PaginatedSubscriptionList]:
     """List subscriptions
+
+     Your subscriptions (deleted ones are gone), newest first, with their schedule, next run and delivery
+    settings. `updated_since` answers only the ones changed since a moment, to sync.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 50 per page by default, `limit` up to 200; follow `next` (a cursor) until it is null.
 
     Args:
         cursor (str | Unset):
@@ -196,6 +226,16 @@ async def asyncio(
     updated_since: datetime.datetime | Unset = UNSET,
 ) -> Error | PaginatedSubscriptionList | None:
     """List subscriptions
+
+     Your subscriptions (deleted ones are gone), newest first, with their schedule, next run and delivery
+    settings. `updated_since` answers only the ones changed since a moment, to sync.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 50 per page by default, `limit` up to 200; follow `next` (a cursor) until it is null.
 
     Args:
         cursor (str | Unset):

@@ -108,6 +108,13 @@ def sync_detailed(
 ) -> Response[Error | Subscription]:
     """Change a subscription
 
+     Change some fields of a subscription (those of creating one); a field left out stays as it is. A new
+    schedule moves the next run. Changes: the subscription only; runs already delivered stay as they
+    were.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         subscription_id (int):
         body (PatchedSubscriptionInputRequest | Unset): What a client sends to create (POST) or
@@ -143,6 +150,13 @@ def sync(
 ) -> Error | Subscription | None:
     """Change a subscription
 
+     Change some fields of a subscription (those of creating one); a field left out stays as it is. A new
+    schedule moves the next run. Changes: the subscription only; runs already delivered stay as they
+    were.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         subscription_id (int):
         body (PatchedSubscriptionInputRequest | Unset): What a client sends to create (POST) or
@@ -172,6 +186,13 @@ async def asyncio_detailed(
     body: PatchedSubscriptionInputRequest | Unset = UNSET,
 ) -> Response[Error | Subscription]:
     """Change a subscription
+
+     Change some fields of a subscription (those of creating one); a field left out stays as it is. A new
+    schedule moves the next run. Changes: the subscription only; runs already delivered stay as they
+    were.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         subscription_id (int):
@@ -205,6 +226,13 @@ async def asyncio(
     body: PatchedSubscriptionInputRequest | Unset = UNSET,
 ) -> Error | Subscription | None:
     """Change a subscription
+
+     Change some fields of a subscription (those of creating one); a field left out stays as it is. A new
+    schedule moves the next run. Changes: the subscription only; runs already delivered stay as they
+    were.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         subscription_id (int):

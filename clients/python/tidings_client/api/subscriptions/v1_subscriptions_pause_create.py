@@ -97,6 +97,11 @@ def sync_detailed(
 ) -> Response[Error | Subscription]:
     """Pause a subscription
 
+     Pause a subscription: no scheduled run until it is resumed. Changes: its status (`paused`).
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         subscription_id (int):
 
@@ -126,6 +131,11 @@ def sync(
 ) -> Error | Subscription | None:
     """Pause a subscription
 
+     Pause a subscription: no scheduled run until it is resumed. Changes: its status (`paused`).
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         subscription_id (int):
 
@@ -149,6 +159,11 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[Error | Subscription]:
     """Pause a subscription
+
+     Pause a subscription: no scheduled run until it is resumed. Changes: its status (`paused`).
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         subscription_id (int):
@@ -176,6 +191,11 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> Error | Subscription | None:
     """Pause a subscription
+
+     Pause a subscription: no scheduled run until it is resumed. Changes: its status (`paused`).
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         subscription_id (int):

@@ -99,6 +99,9 @@ def sync_detailed(
 
      What a run would deliver now: the run's pipeline, nothing written, never charged.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         subscription_id (int):
 
@@ -130,6 +133,9 @@ def sync(
 
      What a run would deliver now: the run's pipeline, nothing written, never charged.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         subscription_id (int):
 
@@ -155,6 +161,9 @@ async def asyncio_detailed(
     """Preview a subscription changed
 
      What a run would deliver now: the run's pipeline, nothing written, never charged.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         subscription_id (int):
@@ -184,6 +193,9 @@ async def asyncio(
     """Preview a subscription changed
 
      What a run would deliver now: the run's pipeline, nothing written, never charged.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         subscription_id (int):

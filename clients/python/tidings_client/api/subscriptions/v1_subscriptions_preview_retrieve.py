@@ -89,6 +89,11 @@ def sync_detailed(
 
      What a run would deliver now: the run's pipeline, nothing written, never charged.
 
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
     Args:
         subscription_id (int):
 
@@ -120,6 +125,11 @@ def sync(
 
      What a run would deliver now: the run's pipeline, nothing written, never charged.
 
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
     Args:
         subscription_id (int):
 
@@ -145,6 +155,11 @@ async def asyncio_detailed(
     """Preview a subscription's run
 
      What a run would deliver now: the run's pipeline, nothing written, never charged.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Args:
         subscription_id (int):
@@ -174,6 +189,11 @@ async def asyncio(
     """Preview a subscription's run
 
      What a run would deliver now: the run's pipeline, nothing written, never charged.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Args:
         subscription_id (int):

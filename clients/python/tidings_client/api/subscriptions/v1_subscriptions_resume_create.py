@@ -97,6 +97,12 @@ def sync_detailed(
 ) -> Response[Error | Subscription]:
     """Resume a subscription
 
+     Resume a paused subscription: its next run is the schedule's next from now. Changes: its status and
+    next run.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         subscription_id (int):
 
@@ -126,6 +132,12 @@ def sync(
 ) -> Error | Subscription | None:
     """Resume a subscription
 
+     Resume a paused subscription: its next run is the schedule's next from now. Changes: its status and
+    next run.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         subscription_id (int):
 
@@ -149,6 +161,12 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[Error | Subscription]:
     """Resume a subscription
+
+     Resume a paused subscription: its next run is the schedule's next from now. Changes: its status and
+    next run.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         subscription_id (int):
@@ -176,6 +194,12 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> Error | Subscription | None:
     """Resume a subscription
+
+     Resume a paused subscription: its next run is the schedule's next from now. Changes: its status and
+    next run.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         subscription_id (int):

@@ -87,6 +87,13 @@ def sync_detailed(
 ) -> Response[Error | Subscription]:
     """Read a subscription
 
+     One subscription of yours, with its schedule, next and last run, delivery settings and webhook.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
     Args:
         subscription_id (int):
 
@@ -116,6 +123,13 @@ def sync(
 ) -> Error | Subscription | None:
     """Read a subscription
 
+     One subscription of yours, with its schedule, next and last run, delivery settings and webhook.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
     Args:
         subscription_id (int):
 
@@ -139,6 +153,13 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[Error | Subscription]:
     """Read a subscription
+
+     One subscription of yours, with its schedule, next and last run, delivery settings and webhook.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Args:
         subscription_id (int):
@@ -166,6 +187,13 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> Error | Subscription | None:
     """Read a subscription
+
+     One subscription of yours, with its schedule, next and last run, delivery settings and webhook.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Args:
         subscription_id (int):

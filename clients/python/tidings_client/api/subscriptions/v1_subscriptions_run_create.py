@@ -114,6 +114,13 @@ def sync_detailed(
 ) -> Response[Error | Run]:
     """Run a subscription now
 
+     Run a subscription now, outside its schedule: the run is queued (202 with it) and the worker does
+    it. With an `Idempotency-Key`, repeating the request answers the same run. Changes: queues one run,
+    charged as any run.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         subscription_id (int):
         idempotency_key (str | Unset):
@@ -146,6 +153,13 @@ def sync(
 ) -> Error | Run | None:
     """Run a subscription now
 
+     Run a subscription now, outside its schedule: the run is queued (202 with it) and the worker does
+    it. With an `Idempotency-Key`, repeating the request answers the same run. Changes: queues one run,
+    charged as any run.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         subscription_id (int):
         idempotency_key (str | Unset):
@@ -172,6 +186,13 @@ async def asyncio_detailed(
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Error | Run]:
     """Run a subscription now
+
+     Run a subscription now, outside its schedule: the run is queued (202 with it) and the worker does
+    it. With an `Idempotency-Key`, repeating the request answers the same run. Changes: queues one run,
+    charged as any run.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         subscription_id (int):
@@ -202,6 +223,13 @@ async def asyncio(
     idempotency_key: str | Unset = UNSET,
 ) -> Error | Run | None:
     """Run a subscription now
+
+     Run a subscription now, outside its schedule: the run is queued (202 with it) and the worker does
+    it. With an `Idempotency-Key`, repeating the request answers the same run. Changes: queues one run,
+    charged as any run.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         subscription_id (int):

@@ -80,6 +80,12 @@ def sync_detailed(
 ) -> Response[Edition | Error]:
     """Read a topic's edition
 
+     One edition of a public topic: its narrative and items, as its page shows them.
+
+    Changes: nothing.
+
+    Who may call it: anyone; no credentials are needed.
+
     Args:
         slug (str):
         edition_id (int):
@@ -112,6 +118,12 @@ def sync(
 ) -> Edition | Error | None:
     """Read a topic's edition
 
+     One edition of a public topic: its narrative and items, as its page shows them.
+
+    Changes: nothing.
+
+    Who may call it: anyone; no credentials are needed.
+
     Args:
         slug (str):
         edition_id (int):
@@ -138,6 +150,12 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[Edition | Error]:
     """Read a topic's edition
+
+     One edition of a public topic: its narrative and items, as its page shows them.
+
+    Changes: nothing.
+
+    Who may call it: anyone; no credentials are needed.
 
     Args:
         slug (str):
@@ -168,6 +186,12 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> Edition | Error | None:
     """Read a topic's edition
+
+     One edition of a public topic: its narrative and items, as its page shows them.
+
+    Changes: nothing.
+
+    Who may call it: anyone; no credentials are needed.
 
     Args:
         slug (str):

@@ -94,6 +94,14 @@ def sync_detailed(
 ) -> Response[Error | PaginatedTopicList]:
     """List public topics
 
+     Public topics anyone can follow, trending first (`sort`), optionally in one language (`locale`).
+
+    Changes: nothing.
+
+    Who may call it: anyone; no credentials are needed.
+
+    Pages: 20 per page by default, `limit` up to 100; follow `next` (a cursor) until it is null.
+
     Args:
         cursor (str | Unset):
         limit (int | Unset):
@@ -132,6 +140,14 @@ def sync(
 ) -> Error | PaginatedTopicList | None:
     """List public topics
 
+     Public topics anyone can follow, trending first (`sort`), optionally in one language (`locale`).
+
+    Changes: nothing.
+
+    Who may call it: anyone; no credentials are needed.
+
+    Pages: 20 per page by default, `limit` up to 100; follow `next` (a cursor) until it is null.
+
     Args:
         cursor (str | Unset):
         limit (int | Unset):
@@ -164,6 +180,14 @@ async def asyncio_detailed(
     sort: PublicTopicsSort | Unset = PublicTopicsSort.TRENDING,
 ) -> Response[Error | PaginatedTopicList]:
     """List public topics
+
+     Public topics anyone can follow, trending first (`sort`), optionally in one language (`locale`).
+
+    Changes: nothing.
+
+    Who may call it: anyone; no credentials are needed.
+
+    Pages: 20 per page by default, `limit` up to 100; follow `next` (a cursor) until it is null.
 
     Args:
         cursor (str | Unset):
@@ -200,6 +224,14 @@ async def asyncio(
     sort: PublicTopicsSort | Unset = PublicTopicsSort.TRENDING,
 ) -> Error | PaginatedTopicList | None:
     """List public topics
+
+     Public topics anyone can follow, trending first (`sort`), optionally in one language (`locale`).
+
+    Changes: nothing.
+
+    Who may call it: anyone; no credentials are needed.
+
+    Pages: 20 per page by default, `limit` up to 100; follow `next` (a cursor) until it is null.
 
     Args:
         cursor (str | Unset):

@@ -77,6 +77,12 @@ def sync_detailed(
 ) -> Response[Error | TopicDetail]:
     """Read a public topic
 
+     A public topic: its description, schedule, follower count and latest editions.
+
+    Changes: nothing.
+
+    Who may call it: anyone; no credentials are needed.
+
     Args:
         slug (str):
 
@@ -106,6 +112,12 @@ def sync(
 ) -> Error | TopicDetail | None:
     """Read a public topic
 
+     A public topic: its description, schedule, follower count and latest editions.
+
+    Changes: nothing.
+
+    Who may call it: anyone; no credentials are needed.
+
     Args:
         slug (str):
 
@@ -129,6 +141,12 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[Error | TopicDetail]:
     """Read a public topic
+
+     A public topic: its description, schedule, follower count and latest editions.
+
+    Changes: nothing.
+
+    Who may call it: anyone; no credentials are needed.
 
     Args:
         slug (str):
@@ -156,6 +174,12 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> Error | TopicDetail | None:
     """Read a public topic
+
+     A public topic: its description, schedule, follower count and latest editions.
+
+    Changes: nothing.
+
+    Who may call it: anyone; no credentials are needed.
 
     Args:
         slug (str):

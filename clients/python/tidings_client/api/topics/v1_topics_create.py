@@ -111,7 +111,11 @@ def sync_detailed(
 ) -> Response[Error | OwnedTopic]:
     """Publish a topic
 
-     Your topics, and publishing a subscription as a topic.
+     Publish one of your subscriptions as a public topic: its title, description and slug (the URL), and
+    the schedule of its editions. Changes: adds the topic; its first edition is made on its schedule.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         idempotency_key (str | Unset):
@@ -147,7 +151,11 @@ def sync(
 ) -> Error | OwnedTopic | None:
     """Publish a topic
 
-     Your topics, and publishing a subscription as a topic.
+     Publish one of your subscriptions as a public topic: its title, description and slug (the URL), and
+    the schedule of its editions. Changes: adds the topic; its first edition is made on its schedule.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         idempotency_key (str | Unset):
@@ -178,7 +186,11 @@ async def asyncio_detailed(
 ) -> Response[Error | OwnedTopic]:
     """Publish a topic
 
-     Your topics, and publishing a subscription as a topic.
+     Publish one of your subscriptions as a public topic: its title, description and slug (the URL), and
+    the schedule of its editions. Changes: adds the topic; its first edition is made on its schedule.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         idempotency_key (str | Unset):
@@ -212,7 +224,11 @@ async def asyncio(
 ) -> Error | OwnedTopic | None:
     """Publish a topic
 
-     Your topics, and publishing a subscription as a topic.
+     Publish one of your subscriptions as a public topic: its title, description and slug (the URL), and
+    the schedule of its editions. Changes: adds the topic; its first edition is made on its schedule.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         idempotency_key (str | Unset):

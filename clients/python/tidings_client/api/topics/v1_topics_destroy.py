@@ -95,6 +95,12 @@ def sync_detailed(
 ) -> Response[Any | Error]:
     """Unpublish a topic
 
+     Unpublish a topic of yours: its public page and editions are no longer shown. Changes: the topic's
+    status.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         slug (str):
 
@@ -124,6 +130,12 @@ def sync(
 ) -> Any | Error | None:
     """Unpublish a topic
 
+     Unpublish a topic of yours: its public page and editions are no longer shown. Changes: the topic's
+    status.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         slug (str):
 
@@ -147,6 +159,12 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 ) -> Response[Any | Error]:
     """Unpublish a topic
+
+     Unpublish a topic of yours: its public page and editions are no longer shown. Changes: the topic's
+    status.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         slug (str):
@@ -174,6 +192,12 @@ async def asyncio(
     client: AuthenticatedClient,
 ) -> Any | Error | None:
     """Unpublish a topic
+
+     Unpublish a topic of yours: its public page and editions are no longer shown. Changes: the topic's
+    status.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         slug (str):

@@ -127,6 +127,12 @@ def sync_detailed(
 ) -> Response[Error | Subscription]:
     """Follow a topic
 
+     Follow a public topic: a subscription of yours that delivers its editions, at your own hour if you
+    give `cron` and `timezone` (201; 200 when you already follow it). Changes: adds the subscription.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         slug (str):
         idempotency_key (str | Unset):
@@ -162,6 +168,12 @@ def sync(
 ) -> Error | Subscription | None:
     """Follow a topic
 
+     Follow a public topic: a subscription of yours that delivers its editions, at your own hour if you
+    give `cron` and `timezone` (201; 200 when you already follow it). Changes: adds the subscription.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         slug (str):
         idempotency_key (str | Unset):
@@ -191,6 +203,12 @@ async def asyncio_detailed(
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Error | Subscription]:
     """Follow a topic
+
+     Follow a public topic: a subscription of yours that delivers its editions, at your own hour if you
+    give `cron` and `timezone` (201; 200 when you already follow it). Changes: adds the subscription.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         slug (str):
@@ -224,6 +242,12 @@ async def asyncio(
     idempotency_key: str | Unset = UNSET,
 ) -> Error | Subscription | None:
     """Follow a topic
+
+     Follow a public topic: a subscription of yours that delivers its editions, at your own hour if you
+    give `cron` and `timezone` (201; 200 when you already follow it). Changes: adds the subscription.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         slug (str):

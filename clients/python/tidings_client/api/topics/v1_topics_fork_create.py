@@ -114,6 +114,12 @@ def sync_detailed(
 ) -> Response[Error | Subscription]:
     """Fork a topic
 
+     Copy a public topic's settings into a subscription of your own that you can change freely. Changes:
+    adds the subscription.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         slug (str):
         idempotency_key (str | Unset):
@@ -146,6 +152,12 @@ def sync(
 ) -> Error | Subscription | None:
     """Fork a topic
 
+     Copy a public topic's settings into a subscription of your own that you can change freely. Changes:
+    adds the subscription.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         slug (str):
         idempotency_key (str | Unset):
@@ -172,6 +184,12 @@ async def asyncio_detailed(
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Error | Subscription]:
     """Fork a topic
+
+     Copy a public topic's settings into a subscription of your own that you can change freely. Changes:
+    adds the subscription.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         slug (str):
@@ -202,6 +220,12 @@ async def asyncio(
     idempotency_key: str | Unset = UNSET,
 ) -> Error | Subscription | None:
     """Fork a topic
+
+     Copy a public topic's settings into a subscription of your own that you can change freely. Changes:
+    adds the subscription.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         slug (str):

@@ -91,7 +91,14 @@ def sync_detailed(
 ) -> Response[Error | PaginatedOwnedTopicList]:
     """List your topics
 
-     Your topics, and publishing a subscription as a topic.
+     The topics you published, by title, with their status (active, taken down) and follower counts.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 20 per page by default, `limit` up to 100; follow `next` (a cursor) until it is null.
 
     Args:
         cursor (str | Unset):
@@ -125,7 +132,14 @@ def sync(
 ) -> Error | PaginatedOwnedTopicList | None:
     """List your topics
 
-     Your topics, and publishing a subscription as a topic.
+     The topics you published, by title, with their status (active, taken down) and follower counts.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 20 per page by default, `limit` up to 100; follow `next` (a cursor) until it is null.
 
     Args:
         cursor (str | Unset):
@@ -154,7 +168,14 @@ async def asyncio_detailed(
 ) -> Response[Error | PaginatedOwnedTopicList]:
     """List your topics
 
-     Your topics, and publishing a subscription as a topic.
+     The topics you published, by title, with their status (active, taken down) and follower counts.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 20 per page by default, `limit` up to 100; follow `next` (a cursor) until it is null.
 
     Args:
         cursor (str | Unset):
@@ -186,7 +207,14 @@ async def asyncio(
 ) -> Error | PaginatedOwnedTopicList | None:
     """List your topics
 
-     Your topics, and publishing a subscription as a topic.
+     The topics you published, by title, with their status (active, taken down) and follower counts.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
+    Pages: 20 per page by default, `limit` up to 100; follow `next` (a cursor) until it is null.
 
     Args:
         cursor (str | Unset):

@@ -108,6 +108,12 @@ def sync_detailed(
 ) -> Response[Error | OwnedTopic]:
     """Change a topic
 
+     Change a topic you published (title, description, slug, visibility, schedule); a field left out
+    stays as it is. Changes: the topic.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         slug (str):
         body (PatchedTopicChangesRequest | Unset): What an owner may change on a topic (PATCH: any
@@ -142,6 +148,12 @@ def sync(
 ) -> Error | OwnedTopic | None:
     """Change a topic
 
+     Change a topic you published (title, description, slug, visibility, schedule); a field left out
+    stays as it is. Changes: the topic.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         slug (str):
         body (PatchedTopicChangesRequest | Unset): What an owner may change on a topic (PATCH: any
@@ -170,6 +182,12 @@ async def asyncio_detailed(
     body: PatchedTopicChangesRequest | Unset = UNSET,
 ) -> Response[Error | OwnedTopic]:
     """Change a topic
+
+     Change a topic you published (title, description, slug, visibility, schedule); a field left out
+    stays as it is. Changes: the topic.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         slug (str):
@@ -202,6 +220,12 @@ async def asyncio(
     body: PatchedTopicChangesRequest | Unset = UNSET,
 ) -> Error | OwnedTopic | None:
     """Change a topic
+
+     Change a topic you published (title, description, slug, visibility, schedule); a field left out
+    stays as it is. Changes: the topic.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         slug (str):

@@ -99,6 +99,9 @@ def sync_detailed(
 
      Watch a page (or a CSS/XPath part of it) for text changes; the fields are in docs/watches.md.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         body (WatchInputRequest): The fields of a text watch; watches/service.py checks the rules
             between them.
@@ -131,6 +134,9 @@ def sync(
 
      Watch a page (or a CSS/XPath part of it) for text changes; the fields are in docs/watches.md.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         body (WatchInputRequest): The fields of a text watch; watches/service.py checks the rules
             between them.
@@ -157,6 +163,9 @@ async def asyncio_detailed(
     """Create a text watch
 
      Watch a page (or a CSS/XPath part of it) for text changes; the fields are in docs/watches.md.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         body (WatchInputRequest): The fields of a text watch; watches/service.py checks the rules
@@ -187,6 +196,9 @@ async def asyncio(
     """Create a text watch
 
      Watch a page (or a CSS/XPath part of it) for text changes; the fields are in docs/watches.md.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         body (WatchInputRequest): The fields of a text watch; watches/service.py checks the rules

@@ -97,6 +97,9 @@ def sync_detailed(
 
      Stop watching; the changes already delivered stay in the Inbox.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         watch_id (int):
 
@@ -128,6 +131,9 @@ def sync(
 
      Stop watching; the changes already delivered stay in the Inbox.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         watch_id (int):
 
@@ -153,6 +159,9 @@ async def asyncio_detailed(
     """Stop a text watch
 
      Stop watching; the changes already delivered stay in the Inbox.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         watch_id (int):
@@ -182,6 +191,9 @@ async def asyncio(
     """Stop a text watch
 
      Stop watching; the changes already delivered stay in the Inbox.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         watch_id (int):

@@ -76,7 +76,12 @@ def sync_detailed(
 ) -> Response[Error | V1WatchesListResponse200]:
     """List text watches
 
-     Your text-change watches.
+     Your text-change watches, with their status, settings and last check.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -101,7 +106,12 @@ def sync(
 ) -> Error | V1WatchesListResponse200 | None:
     """List text watches
 
-     Your text-change watches.
+     Your text-change watches, with their status, settings and last check.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -122,7 +132,12 @@ async def asyncio_detailed(
 ) -> Response[Error | V1WatchesListResponse200]:
     """List text watches
 
-     Your text-change watches.
+     Your text-change watches, with their status, settings and last check.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -145,7 +160,12 @@ async def asyncio(
 ) -> Error | V1WatchesListResponse200 | None:
     """List text watches
 
-     Your text-change watches.
+     Your text-change watches, with their status, settings and last check.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -113,6 +113,9 @@ def sync_detailed(
      Change some of a watch's settings (the fields of POST /api/v1/watches). A new part, address or
     ignore rule reads the page now and starts a new baseline.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         watch_id (int):
         body (PatchedWatchInputRequest | Unset): The fields of a text watch; watches/service.py
@@ -149,6 +152,9 @@ def sync(
      Change some of a watch's settings (the fields of POST /api/v1/watches). A new part, address or
     ignore rule reads the page now and starts a new baseline.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         watch_id (int):
         body (PatchedWatchInputRequest | Unset): The fields of a text watch; watches/service.py
@@ -179,6 +185,9 @@ async def asyncio_detailed(
 
      Change some of a watch's settings (the fields of POST /api/v1/watches). A new part, address or
     ignore rule reads the page now and starts a new baseline.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         watch_id (int):
@@ -213,6 +222,9 @@ async def asyncio(
 
      Change some of a watch's settings (the fields of POST /api/v1/watches). A new part, address or
     ignore rule reads the page now and starts a new baseline.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         watch_id (int):

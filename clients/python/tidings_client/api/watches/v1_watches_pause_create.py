@@ -99,7 +99,10 @@ def sync_detailed(
 ) -> Response[Error | V1WatchesPauseCreateResponse200]:
     """Pause a text watch
 
-     No checks until resumed.
+     Pause a text watch: no checks until resumed. Changes: its status.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         watch_id (int):
@@ -130,7 +133,10 @@ def sync(
 ) -> Error | V1WatchesPauseCreateResponse200 | None:
     """Pause a text watch
 
-     No checks until resumed.
+     Pause a text watch: no checks until resumed. Changes: its status.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         watch_id (int):
@@ -156,7 +162,10 @@ async def asyncio_detailed(
 ) -> Response[Error | V1WatchesPauseCreateResponse200]:
     """Pause a text watch
 
-     No checks until resumed.
+     Pause a text watch: no checks until resumed. Changes: its status.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         watch_id (int):
@@ -185,7 +194,10 @@ async def asyncio(
 ) -> Error | V1WatchesPauseCreateResponse200 | None:
     """Pause a text watch
 
-     No checks until resumed.
+     Pause a text watch: no checks until resumed. Changes: its status.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         watch_id (int):

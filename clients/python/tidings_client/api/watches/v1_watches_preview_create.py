@@ -101,6 +101,9 @@ def sync_detailed(
 
      The text a watch with these settings sees now, and the text as compared; nothing is saved.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         body (WatchInputRequest): The fields of a text watch; watches/service.py checks the rules
             between them.
@@ -133,6 +136,9 @@ def sync(
 
      The text a watch with these settings sees now, and the text as compared; nothing is saved.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         body (WatchInputRequest): The fields of a text watch; watches/service.py checks the rules
             between them.
@@ -159,6 +165,9 @@ async def asyncio_detailed(
     """Preview a text watch
 
      The text a watch with these settings sees now, and the text as compared; nothing is saved.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         body (WatchInputRequest): The fields of a text watch; watches/service.py checks the rules
@@ -189,6 +198,9 @@ async def asyncio(
     """Preview a text watch
 
      The text a watch with these settings sees now, and the text as compared; nothing is saved.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         body (WatchInputRequest): The fields of a text watch; watches/service.py checks the rules

@@ -101,6 +101,9 @@ def sync_detailed(
 
      Check again: now if a check is overdue, else an interval after the last.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         watch_id (int):
 
@@ -132,6 +135,9 @@ def sync(
 
      Check again: now if a check is overdue, else an interval after the last.
 
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
+
     Args:
         watch_id (int):
 
@@ -157,6 +163,9 @@ async def asyncio_detailed(
     """Resume a text watch
 
      Check again: now if a check is overdue, else an interval after the last.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         watch_id (int):
@@ -186,6 +195,9 @@ async def asyncio(
     """Resume a text watch
 
      Check again: now if a check is overdue, else an interval after the last.
+
+    Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
+    only your own things can be changed (others' are 404).
 
     Args:
         watch_id (int):

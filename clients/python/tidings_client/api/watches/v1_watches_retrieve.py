@@ -89,6 +89,11 @@ def sync_detailed(
 
      A watch, its status and its last 20 changes with their diffs.
 
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
     Args:
         watch_id (int):
 
@@ -120,6 +125,11 @@ def sync(
 
      A watch, its status and its last 20 changes with their diffs.
 
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
+
     Args:
         watch_id (int):
 
@@ -145,6 +155,11 @@ async def asyncio_detailed(
     """Read a text watch
 
      A watch, its status and its last 20 changes with their diffs.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Args:
         watch_id (int):
@@ -174,6 +189,11 @@ async def asyncio(
     """Read a text watch
 
      A watch, its status and its last 20 changes with their diffs.
+
+    Changes: nothing.
+
+    Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
+    your own things are ever answered (others' are 404).
 
     Args:
         watch_id (int):
