@@ -205,7 +205,7 @@ def _turns(size, baseline: Path, folder, credentials, sessions, tokens, paths) -
     try:
         for cache_seconds, measured in plan:
             servers = {
-                side: _server(folder, side, cache_seconds, root, cache_seconds == "0")
+                side: _server(folder, side, cache_seconds, root, _uncollected(root))
                 for side, root in (("old", baseline), ("new", ROOT))
             }
             try:
@@ -224,7 +224,11 @@ def _turns(size, baseline: Path, folder, credentials, sessions, tokens, paths) -
             finally:
                 for server in servers.values():
                     server.terminate()
-                    server.wait(30)
+                    try:
+                        server.wait(30)
+                    except subprocess.TimeoutExpired:
+                        server.kill()
+                        server.wait(30)
     finally:
         for name, value in saved.items():
             if value is None:
@@ -232,6 +236,11 @@ def _turns(size, baseline: Path, folder, credentials, sessions, tokens, paths) -
             else:
                 os.environ[name] = value
     return results
+
+
+def _uncollected(root: Path) -> bool:
+    """Whether the checkout's static files still need collecting (each checkout has its own)."""
+    return not (root / "staticfiles" / "staticfiles.json").exists()
 
 
 def _port(server) -> int:

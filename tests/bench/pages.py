@@ -160,6 +160,9 @@ def _start_server(
             f"127.0.0.1:{port}",
             "--log-level",
             "warning",
+            # A first request on a loaded machine imports most of the project: not a hang.
+            "--timeout",
+            "120",
         ],
         cwd=root,
         env=env,
