@@ -147,7 +147,7 @@ def _warm_up(host: str, public_paths: list[str], session: str, token: str) -> No
     )
     for _round in range(4):
         for request in requests:
-            with urllib.request.urlopen(request, timeout=60) as response:
+            with urllib.request.urlopen(request, timeout=180) as response:
                 if response.status != 200:
                     raise RuntimeError(f"{request.full_url}: {response.status}")
                 response.read()
