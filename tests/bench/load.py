@@ -55,8 +55,8 @@ SIZES = {
 CLIENTS = 20
 EDITIONS = 30
 SECRET_KEY = "load-benchmark-" + "x" * 40
-PAIRS = 5
-TURN_SECONDS = {"smoke": 3, "small": 8, "full": 15}
+PAIRS = 4
+TURN_SECONDS = {"smoke": 6, "small": 8, "full": 15}
 # Both servers in turns: throttles count every request but refuse none.
 UNTHROTTLED = {"API_TOKEN_RATE": "1000000/min", "API_USER_RATE": "1000000/min"}
 ROOT = Path(__file__).resolve().parents[2]

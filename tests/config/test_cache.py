@@ -66,9 +66,9 @@ def test_the_shared_file_cache_replaces_values_and_still_culls(tmp_path, monkeyp
 
     monkeypatch.setattr(resilient.os, "rename", rename)
     for n in range(30):
-        cache.set(f"key {n}", n, timeout=60)
-        cache.set(f"key {n}", n + 1, timeout=60)
+        cache.set(f"key-{n}", n, timeout=60)
+        cache.set(f"key-{n}", n + 1, timeout=60)
         cache._next_cull = 0.0  # as if CULL_EVERY_SECONDS had passed
     assert renames_over == []
-    assert cache.get("key 29") == 30
+    assert cache.get("key-29") == 30
     assert len(list(tmp_path.iterdir())) <= 11
