@@ -145,10 +145,11 @@ if REDIS_URL:
     }
 else:
     # Shared by the web and worker processes (a per-process cache would keep serving public
-    # pages that a worker's new edition retired, and split rate limits per process).
+    # pages that a worker's new edition retired, and split rate limits per process); Django's
+    # file cache with cheaper writes (config/cache.py).
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "BACKEND": "config.cache.SharedFileCache",
             "LOCATION": str(DATA_DIR / "cache"),
         }
     }

@@ -47,6 +47,7 @@ from inbox.listing import (
     inbox_stats,
 )
 from inbox.models import UserPreference
+from inbox.page_cache import cached_api_page
 from inbox.push_devices import devices_of, push_enabled, register_device, remove_device
 from inbox.states import (
     ACTIONS,
@@ -203,19 +204,26 @@ class InboxItemListView(APIView):
             until=query.get("to"),
             changed_since=query.get("updated_since"),
         )
-        page = inbox_page_rows(
-            request.user,
-            inbox_filter,
-            after=after,
-            # The zone only places the date filters' local days: no query without them.
-            zone=_user_zone(request.user) if "from" in query or "to" in query else "UTC",
-            page_size=limit,
-        )
-        return cursor_page_response(
-            request,
-            inbox_items_json(page.items),
-            next_cursor=str(page.next_cursor) if page.next_cursor else None,
-        )
+        dated = "from" in query or "to" in query
+
+        def build() -> tuple[list[dict], str | None]:
+            page = inbox_page_rows(
+                request.user,
+                inbox_filter,
+                after=after,
+                # The zone only places the date filters' local days: no query without them.
+                zone=_user_zone(request.user) if dated else "UTC",
+                page_size=limit,
+            )
+            return (
+                inbox_items_json(page.items),
+                str(page.next_cursor) if page.next_cursor else None,
+            )
+
+        # While the user's Inbox has not changed, a page is answered from the cache
+        # (inbox/page_cache.py); date filters depend on the time zone, so those are built.
+        items, next_cursor = cached_api_page(request, build, cacheable=not dated)
+        return cursor_page_response(request, items, next_cursor=next_cursor)
 
 
 class InboxActionSerializer(StrictSerializer):

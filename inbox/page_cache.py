@@ -11,6 +11,11 @@ subscriptions change. So the rendered page is kept in the cache under a key made
   request loads anyway, so a change can never be missed the way a lost cache write could;
 - the language, the time zone and the full path (filters, cursor).
 
+The JSON API's Inbox list (`GET /api/v1/inbox/items`) keeps its pages the same way
+(`cached_api_page`): the page's items and cursor, under the same version, the language, the
+active time zone and the query string — the version read with the token in the one query that
+authenticates it (inbox.tokens), or with the preferences for a session.
+
 Two things differ per request and are left as markers in the cached copy, filled in on the
 way out (`fill()`): the CSRF token (`CSRF_MARKER` is rendered where `{% csrf_token %}` goes)
 and relative times ("3 hours ago"), rendered by the `ago` filter as a marker holding the
@@ -24,6 +29,7 @@ import re
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
+from typing import TypeVar
 
 from django.conf import settings
 from django.contrib import messages
@@ -37,6 +43,8 @@ from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
 
 from inbox.models import UserPreference
+
+T = TypeVar("T")
 
 # Private-use characters: never in our own markup, and harmless if a title contains them.
 CSRF_MARKER = "\ue000csrf\ue001"
@@ -121,3 +129,43 @@ def cached_page(request: HttpRequest, build: Callable[[], tuple[str, dict, bool]
         response = HttpResponse(content_type="text/html; charset=utf-8")
     response.content = fill(html, request)
     return response
+
+
+def _known_preference(request) -> UserPreference | None:
+    """The user's preferences as this request already read them (the session's middleware, or
+    the token's query), without a query of its own; None when not read or absent."""
+    preference = getattr(getattr(request, "_request", request), "preference", None)
+    if preference is not None:
+        return preference
+    user = request.user
+    descriptor = getattr(type(user), "preference", None)
+    if descriptor is None or not descriptor.is_cached(user):
+        return None
+    try:
+        return user.preference
+    except UserPreference.DoesNotExist:
+        return None
+
+
+def cached_api_page(request, build: Callable[[], T], *, cacheable: bool = True) -> T:
+    """What `build()` returns for this API request (a page of the Inbox list: plain data, no
+    URL in it), from the cache while the user's Inbox has not changed since it was built. Not
+    cached when INBOX_PAGE_CACHE_SECONDS is 0, when `cacheable` is false, or when the
+    preferences (and so the version) were not read with the authentication."""
+    preference = _known_preference(request) if cacheable else None
+    if settings.INBOX_PAGE_CACHE_SECONDS <= 0 or preference is None:
+        return build()
+    parts = [
+        str(request.user.pk),
+        str(preference.inbox_version),
+        timezone.get_current_timezone_name(),
+        translation.get_language() or "",
+        request.META.get("QUERY_STRING", ""),
+    ]
+    digest = hashlib.sha256("\n".join(parts).encode()).hexdigest()
+    key = f"inbox-api:{request.user.pk}:{digest}"
+    page = cache.get(key)
+    if page is None:
+        page = build()
+        cache.set(key, page, timeout=settings.INBOX_PAGE_CACHE_SECONDS)
+    return page

@@ -77,10 +77,15 @@ def authenticate_token(clear: str, *, now: datetime) -> ApiToken | None:
     parts = (clear or "").split("_", 2)
     if len(parts) != 3 or parts[0] != TOKEN_PREFIX or len(parts[1]) != 12:
         return None
-    token = (
-        ApiToken.objects.select_related("user")
-        .filter(prefix=parts[1], revoked_at__isnull=True)
-        .first()
+    # One query: the token, its user and the user's preferences (their Inbox version keys the
+    # JSON API's list cache, inbox.page_cache.cached_api_page).
+    token = next(
+        iter(
+            ApiToken.objects.select_related("user", "user__preference").filter(
+                prefix=parts[1], revoked_at__isnull=True
+            )[:1]
+        ),
+        None,
     )
     if token is None or not hmac.compare_digest(token.token_hash, _hash(clear)):
         return None

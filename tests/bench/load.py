@@ -14,6 +14,14 @@ CLIENTS concurrent locust users that never pause:
   a server of its own): every view rendered, as before the cache — the baseline.
 
 Each reports requests/s, p50 and p99 latency and errors, from locust's own statistics.
+
+Old code against new, in turns (TIDINGS_LOAD_BASELINE=/path/to/another/checkout, e.g. a
+`git worktree` of main at the branch point): two gunicorns on the same database, one per
+checkout, and each measurement made PAIRS times on each, TURN_SECONDS a turn, which one goes
+first alternating; per measurement the median of the turns and the median of the per-pair
+ratios new ÷ old (requests/s), so that load from other work on the machine cancels out. Adds
+`api_uncached` (the API with the page caches off). Throttles keep counting every request, at
+rates no client reaches here (a 429 would be cheaper than an answer).
 ratio = Inbox requests/s ÷ Inbox with its page cache off (goal ≥ 3). The issue's figure before
 this work, on this machine: Inbox 63 requests/s at p50 292 ms (20 clients).
 """
@@ -23,6 +31,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -46,6 +55,10 @@ SIZES = {
 CLIENTS = 20
 EDITIONS = 30
 SECRET_KEY = "load-benchmark-" + "x" * 40
+PAIRS = 4
+TURN_SECONDS = {"smoke": 6, "small": 8, "full": 15}
+# Both servers in turns: throttles count every request but refuse none.
+UNTHROTTLED = {"API_TOKEN_RATE": "1000000/min", "API_USER_RATE": "1000000/min"}
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -134,7 +147,7 @@ def _warm_up(host: str, public_paths: list[str], session: str, token: str) -> No
     )
     for _round in range(4):
         for request in requests:
-            with urllib.request.urlopen(request, timeout=60) as response:
+            with urllib.request.urlopen(request, timeout=180) as response:
                 if response.status != 200:
                     raise RuntimeError(f"{request.full_url}: {response.status}")
                 response.read()
@@ -165,11 +178,123 @@ def _measure(folder, credentials, seconds, cache_seconds, measured, sessions, to
         server.wait(30)
 
 
+def _server(folder: Path, name: str, cache_seconds: str, root: Path, collect: bool):
+    os.environ["INBOX_PAGE_CACHE_SECONDS"] = cache_seconds
+    try:
+        return pages_bench._start_server(
+            str(folder / f"data-{name}-{cache_seconds}"),
+            pages_bench._free_port(),
+            secret_key=SECRET_KEY,
+            collect_static=collect,
+            root=root,
+        )
+    finally:
+        del os.environ["INBOX_PAGE_CACHE_SECONDS"]
+
+
+def _turns(size, baseline: Path, folder, credentials, sessions, tokens, paths) -> dict:
+    """Old code (`baseline`) and new, measurement by measurement, in turns."""
+    seconds = TURN_SECONDS[size]
+    plan = (
+        ("0", [("inbox_uncached", "InboxReader"), ("api_uncached", "ApiClient")]),
+        ("3600", [("inbox", "InboxReader"), ("api", "ApiClient")]),
+    )
+    results = {}
+    saved = {name: os.environ.get(name) for name in UNTHROTTLED}
+    os.environ.update(UNTHROTTLED)
+    try:
+        for cache_seconds, measured in plan:
+            servers = {
+                side: _server(folder, side, cache_seconds, root, _uncollected(root))
+                for side, root in (("old", baseline), ("new", ROOT))
+            }
+            try:
+                hosts = {side: f"http://127.0.0.1:{_port(s)}" for side, s in servers.items()}
+                for host in hosts.values():
+                    _warm_up(host, paths, sessions[0], tokens[0])
+                for name, user_class in measured:
+                    turns = {"old": [], "new": []}
+                    for pair in range(PAIRS):
+                        order = ("old", "new") if pair % 2 == 0 else ("new", "old")
+                        for side in order:
+                            turns[side].append(
+                                _locust(user_class, hosts[side], credentials, seconds, folder)
+                            )
+                    results[name] = _summary(turns)
+            finally:
+                for server in servers.values():
+                    server.terminate()
+                    try:
+                        server.wait(30)
+                    except subprocess.TimeoutExpired:
+                        server.kill()
+                        server.wait(30)
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+    return results
+
+
+def _uncollected(root: Path) -> bool:
+    """Whether the checkout's static files still need collecting (each checkout has its own)."""
+    return not (root / "staticfiles" / "staticfiles.json").exists()
+
+
+def _port(server) -> int:
+    return int(server.args[server.args.index("--bind") + 1].rsplit(":", 1)[1])
+
+
+def _summary(turns: dict) -> dict:
+    def median(side, key):
+        return round(statistics.median(t[key] for t in turns[side]), 1)
+
+    ratios = [
+        new["requests_per_second"] / max(old["requests_per_second"], 0.01)
+        for old, new in zip(turns["old"], turns["new"], strict=True)
+    ]
+    return {
+        **{
+            f"{side}_{key}": median(side, key)
+            for side in ("old", "new")
+            for key in ("requests_per_second", "p50_ms")
+        },
+        "errors": sum(t["errors"] for side in turns.values() for t in side),
+        "pair_ratios": [round(r, 2) for r in ratios],
+        "ratio": round(statistics.median(ratios), 2),
+    }
+
+
 def run(size: str = "full") -> dict:
     readers, items, seconds = SIZES[size]
     sessions, tokens = _readers(readers, items)
     public_paths = _public_topic()
     connection.close()  # the server's workers get the database to themselves
+    baseline = os.environ.get("TIDINGS_LOAD_BASELINE")
+    if baseline:
+        with tempfile.TemporaryDirectory() as folder:
+            folder = Path(folder)
+            credentials = folder / "credentials.json"
+            credentials.write_text(
+                json.dumps({"sessions": sessions, "tokens": tokens, "public_paths": public_paths})
+            )
+            turns = _turns(
+                size, Path(baseline), folder, credentials, sessions, tokens, public_paths
+            )
+        return {
+            "name": "load",
+            "size": size,
+            "database": connection.vendor,
+            "cpus": os.cpu_count(),
+            "clients": CLIENTS,
+            "readers": readers,
+            "items_per_reader": items,
+            "baseline": baseline,
+            "turns": turns,
+            "checks": {f"{n}: no request failed": not r["errors"] for n, r in turns.items()},
+        }
     with tempfile.TemporaryDirectory() as folder:
         folder = Path(folder)
         credentials = folder / "credentials.json"
@@ -219,6 +344,21 @@ def run(size: str = "full") -> dict:
 
 
 def describe(result: dict) -> list[str]:
+    if "turns" in result:
+        lines = [
+            f"load benchmark on {result['database']}, old code ({result['baseline']}) and new in "
+            f"turns ({PAIRS} pairs) — gunicorn with 2 workers each, locust with "
+            f"{result['clients']} clients, {result['readers']} readers × "
+            f"{result['items_per_reader']:,} delivered items"
+        ]
+        for name, r in result["turns"].items():
+            lines.append(
+                f"  {name:<14} old {r['old_requests_per_second']:>6.1f} req/s p50 "
+                f"{r['old_p50_ms']:>5.0f} ms | new {r['new_requests_per_second']:>6.1f} req/s "
+                f"p50 {r['new_p50_ms']:>5.0f} ms | new ÷ old {r['ratio']} "
+                f"(pairs {r['pair_ratios']}) errors {r['errors']}"
+            )
+        return lines
     lines = [
         f"load benchmark on {result['database']} — gunicorn with 2 workers, locust with "
         f"{result['clients']} clients, all on {result['cpus']} CPUs, {result['seconds_each']} s "

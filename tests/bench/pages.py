@@ -125,7 +125,10 @@ def _start_server(
     *,
     secret_key: str = "pages-benchmark-" + "x" * 40,
     collect_static: bool = True,
+    root: Path = ROOT,
 ) -> subprocess.Popen:
+    """gunicorn serving the checkout at `root` (another checkout: the code before a change,
+    tests/bench/load.py's turns)."""
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings",
@@ -141,7 +144,7 @@ def _start_server(
     if collect_static:  # a second server in the same run finds them collected
         subprocess.run(
             [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
-            cwd=ROOT,
+            cwd=root,
             env=env,
             check=True,
         )
@@ -157,8 +160,11 @@ def _start_server(
             f"127.0.0.1:{port}",
             "--log-level",
             "warning",
+            # A first request on a loaded machine imports most of the project: not a hang.
+            "--timeout",
+            "120",
         ],
-        cwd=ROOT,
+        cwd=root,
         env=env,
     )
     deadline = time.monotonic() + 30

@@ -44,3 +44,31 @@ def test_once_redis_answers_again_the_cache_uses_it(monkeypatch):
     other = ResilientRedisCache("redis://127.0.0.1:6379/15", {"KEY_PREFIX": cache.key_prefix})
     assert other.get("shared") == "from redis"  # another process sees it: it went to Redis
     cache.delete("shared")
+
+
+def test_the_shared_file_cache_replaces_values_and_still_culls(tmp_path, monkeypatch):
+    """config.cache.SharedFileCache: a write removes the old file before putting the new one in
+    its place (no rename over an existing file), and the folder is still culled."""
+    from config.cache import SharedFileCache
+
+    cache = SharedFileCache(str(tmp_path), {"OPTIONS": {"MAX_ENTRIES": 10, "CULL_FREQUENCY": 2}})
+    cache.set("limit", [1.0], timeout=60)
+    cache.set("limit", [1.0, 2.0], timeout=60)
+    assert cache.get("limit") == [1.0, 2.0]
+    assert len(list(tmp_path.iterdir())) == 1  # no temporary file left behind
+    renames_over = []
+    real_rename = resilient.os.rename
+
+    def rename(source, target):
+        if resilient.os.path.exists(target):
+            renames_over.append(target)
+        real_rename(source, target)
+
+    monkeypatch.setattr(resilient.os, "rename", rename)
+    for n in range(30):
+        cache.set(f"key-{n}", n, timeout=60)
+        cache.set(f"key-{n}", n + 1, timeout=60)
+        cache._next_cull = 0.0  # as if CULL_EVERY_SECONDS had passed
+    assert renames_over == []
+    assert cache.get("key-29") == 30
+    assert len(list(tmp_path.iterdir())) <= 11

@@ -192,3 +192,42 @@ def test_saving_the_form_keeps_sources_it_cannot_show(client, alice, now):
         },
     )
     assert set(subscription.sources.values_list("pk", flat=True)) == {shared.pk}
+
+
+@pytest.mark.parametrize("zone", ["UTC", "Asia/Tokyo"])
+def test_the_list_is_written_byte_for_byte_as_its_serializer_writes_it(
+    api, alice, zone, django_assert_max_num_queries
+):
+    """The list writes each subscription with one SubscriptionSerializer kept for the process
+    (digests.subscriptions.api._subscription_writer): the same bytes as a fresh serializer per
+    request, dates in the active zone, a webhook, an address and source weights included."""
+    from django.utils import timezone
+    from rest_framework.renderers import JSONRenderer
+
+    from digests.subscriptions.api import SubscriptionSerializer
+
+    feed = Source.objects.create(type="feed", config={"url": "u"}, config_hash="h" * 64)
+    add_to_library(alice, feed)
+    create(api, name="Plain")
+    create(
+        api,
+        name="Über — 東京",
+        timezone="Asia/Tokyo",
+        source_ids=[feed.pk],
+        source_weights={str(feed.pk): 2.5},
+        email_enabled=True,
+        email_to="Someone@Example.org",
+        webhook_url="https://hooks.example/tidings",
+    )
+    create(api, name="Once", cron="", run_at="2030-01-01T08:00:00+00:00")
+    with timezone.override(zone):
+        with django_assert_max_num_queries(4):  # token; page; sources (+ a cursor's count)
+            answer = api.get("/api/v1/subscriptions")
+        assert answer.status_code == 200
+        mine = Subscription.objects.filter(owner=alice).order_by("-created_at", "-pk")
+        reference = SubscriptionSerializer(
+            mine.select_related("owner", "webhook").prefetch_related("subscriptionsource_set"),
+            many=True,
+        ).data
+        assert answer.content.count(b'"id":') >= 3
+        assert JSONRenderer().render(answer.json()["results"]) == JSONRenderer().render(reference)

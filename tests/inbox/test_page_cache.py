@@ -114,3 +114,70 @@ def test_turning_the_cache_off_serves_no_page_cached_before(console, alice, now,
     for _ in range(2):
         _page, _queries, rendered = view(console)
         assert rendered
+
+
+# --- The JSON API's Inbox list (cached_api_page) -------------------------------------------
+
+API_ITEMS = "/api/v1/inbox/items"
+
+
+def api_view(api, query: str = "") -> tuple[list[dict], int]:
+    with CaptureQueriesContext(connection) as captured:
+        response = api.get(API_ITEMS + query)
+    assert response.status_code == 200, response.content
+    return response.json()["results"], len(captured.captured_queries)
+
+
+def test_a_repeated_api_page_costs_one_query_for_3_or_30_items(api, alice, now):
+    deliver(alice, [f"PostgreSQL note {n}" for n in range(30)], now=now, max_items=30)
+    for query in ("?limit=3", "", "?state=unread"):
+        first, _queries = api_view(api, query)
+        again, queries = api_view(api, query)
+        assert queries == 1  # the token, its user and their preferences (the Inbox's version)
+        assert again == first and len(again) == (3 if query == "?limit=3" else 30)
+
+
+def test_the_api_list_shows_the_readers_own_action_at_once(api, alice, now):
+    run = deliver(alice, ["PostgreSQL note"], now=now)
+    item = run.items.get()
+    assert api_view(api)[0][0]["read"] is False
+    assert api.post(f"{API_ITEMS}/{item.pk}/actions", {"action": "read"}).status_code == 200
+    results, queries = api_view(api)
+    assert results[0]["read"] is True and queries > 1  # built again, not the old copy
+    assert api_view(api, "?state=unread")[0] == []
+    # The console's action too: one version for both.
+    api_view(api, "?state=saved")
+    from django.test import Client
+
+    console = Client()
+    console.force_login(alice)
+    console.post(reverse("inbox:item_act", args=[item.pk]), {"action": "save"})
+    assert [i["id"] for i in api_view(api, "?state=saved")[0]] == [item.pk]
+
+
+def test_the_api_list_shows_a_delivery_and_a_rename_at_once(api, alice, now):
+    run = deliver(alice, ["PostgreSQL first"], now=now, name="Databases")
+    assert [i["title"] for i in api_view(api)[0]] == ["PostgreSQL first"]
+    from tests.factories import add_item
+
+    add_item("PostgreSQL second", now=now)
+    run_again(run.subscription, now=now + timedelta(minutes=5))
+    assert "PostgreSQL second" in [i["title"] for i in api_view(api)[0]]
+    subscription = Subscription.objects.get(pk=run.subscription_id)
+    update_subscription(subscription, {"name": "Data stores"}, now=now)
+    assert {i["subscription_name"] for i in api_view(api)[0]} == {"Data stores"}
+
+
+def test_another_users_api_list_is_never_served(api, alice, bob, now):
+    deliver(alice, ["PostgreSQL for Alice"], now=now)
+    assert len(api_view(api)[0]) == 1
+    from tests.conftest import api_client_for
+
+    assert api_view(api_client_for(bob))[0] == []
+
+
+def test_with_the_cache_off_every_api_page_is_built(api, alice, now, settings):
+    deliver(alice, ["PostgreSQL note"], now=now)
+    api_view(api)
+    settings.INBOX_PAGE_CACHE_SECONDS = 0
+    assert api_view(api)[1] == 3  # the token; the page, its marks
