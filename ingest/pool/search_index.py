@@ -47,11 +47,16 @@ the types of the columns it reads): use uninstall_postgresql()/install_postgresq
 from __future__ import annotations
 
 import logging
+import math
 import re
 import sqlite3
+import unicodedata
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
+from functools import cache
 from itertools import chain, zip_longest
+from operator import add
 from typing import Literal
 
 from django.db import connections
@@ -66,6 +71,7 @@ FTS_TABLE = "ingest_contentitem_fts"
 TRIGRAM_TABLE = "ingest_contentitem_fts_trigram"
 PG_COLUMN = "search_vector"
 PG_INDEX = "ingest_contentitem_search_idx"
+PG_FUNCTION = "ingest_contentitem_search_vector"
 NON_ASCII_INDEX = "ingest_contentitem_non_ascii_idx"
 # FTS5's trigram tokenizer arrived in SQLite 3.34.0.
 SQLITE_HAS_TRIGRAM = sqlite3.sqlite_version_info >= (3, 34, 0)
@@ -359,20 +365,128 @@ def _like(cursor, terms: list[str], query: _Query, *, operator: str, only: str =
 
 # Runs of non-alphanumerics become one space on both sides of the match (see the docstring).
 # `~<day>` is the UTC day of publication (else first sight); no text token can start with "~".
-_PG_DAY = (
-    f"floor(date_part('epoch', ({_WHEN.replace(TABLE + '.', '')} AT TIME ZONE 'UTC')) / 86400)"
-)
-_PG_DOCUMENT = (
-    "setweight(to_tsvector('simple'::regconfig, regexp_replace(title, "
-    "'[^[:alnum:]]+', ' ', 'g')), 'A') || "
-    "setweight(to_tsvector('simple'::regconfig, regexp_replace(left(description, "
-    f"{PG_MAX_INDEXED_CHARS}), '[^[:alnum:]]+', ' ', 'g')), 'B') || "
-    f"array_to_tsvector(ARRAY['~' || ({_PG_DAY})::bigint::text])"
-)
+_PG_DOCUMENT_COLUMNS = ("title", "description", "published_at", "first_seen_at")
+
+
+def _pg_document(row: str = "") -> str:
+    """The SQL of the document, over the columns of `row` ("NEW" in the trigger)."""
+    title, description, published, first_seen = (
+        f"{row}.{column}" if row else column for column in _PG_DOCUMENT_COLUMNS
+    )
+    day = (
+        f"floor(date_part('epoch', (COALESCE({published}, {first_seen}) AT TIME ZONE 'UTC')) "
+        "/ 86400)"
+    )
+    return (
+        f"setweight(to_tsvector('simple'::regconfig, regexp_replace({title}, "
+        "'[^[:alnum:]]+', ' ', 'g')), 'A') || "
+        f"setweight(to_tsvector('simple'::regconfig, regexp_replace(left({description}, "
+        f"{PG_MAX_INDEXED_CHARS}), '[^[:alnum:]]+', ' ', 'g')), 'B') || "
+        f"array_to_tsvector(ARRAY['~' || ({day})::bigint::text])"
+    )
+
+
+_PG_DOCUMENT = _pg_document()
+
+# pg_document(): the same tsvector computed in Python, for text that the server's expression
+# is known to cut the same way whatever the database's locale — ASCII letters and digits, and
+# punctuation, spaces and control characters (which no locale counts as alphanumeric) — and
+# within the limits of a tsvector that the expression meets by dropping or merging (a word of
+# 2,047 characters or more, a word at more than 255 positions, positions past 16,383): any
+# other row is left to the server (None; the trigger computes it). About 3 of 4 rows of the
+# corpus's English-heavy feeds; the rest carry accented or non-Latin letters.
+_PG_MAX_WORD_CHARS = 2046
+_PG_MAX_POSITIONS_PER_WORD = 255
+_PG_MAX_POSITION = 16383
+
+
+def _is_separator(char: str) -> bool:
+    category = unicodedata.category(char)
+    return category[0] in "PZ" or category == "Cc"
+
+
+# Non-ASCII punctuation and spaces (’ “ — …, no-break space) become ASCII spaces; in ASCII text,
+# every byte but a letter or digit becomes a space, and letters lower case, in one table.
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+_ASCII_WORDS = bytes(
+    byte if chr(byte).isalnum() and byte < 0x80 else 0x20 for byte in range(256)
+).lower()
+# The server's tokenizer reads a word of digits, "e" and a digit as a number in scientific
+# notation and cuts it there ("482e0c05fb" is "482e0" and "c05fb"). The first pattern is a
+# fast look for candidates, the second the rule.
+_EXPONENT = re.compile(rb"e[0-9]")
+_SCIENTIFIC = re.compile(rb"(?:^|\s)[0-9]+e[0-9]")
+_POSITIONS = {
+    weight: [f":{position}{weight} " for position in range(_PG_MAX_POSITION + 1)] for weight in "AB"
+}
+
+
+@cache
+def _is_separator(char: str) -> bool:
+    """A character no locale counts as a letter or digit: punctuation, a space, a control."""
+    category = unicodedata.category(char)
+    return category[0] in "PZ" or category == "Cc"
+
+
+def _document_words(text: str) -> list[str] | None:
+    """The words the server's expression finds in `text`, lower case, or None where that
+    depends on the database's locale or its tokenizer's rules for numbers."""
+    if not text.isascii():
+        # Non-ASCII punctuation and spaces (’ “ — …, no-break space) become spaces; any
+        # other non-ASCII character (a letter, a digit, a symbol) leaves the row to the server.
+        for char in set(_NON_ASCII.findall(text)):
+            if not _is_separator(char):
+                return None
+            text = text.replace(char, " ")
+    # In one table: every byte but an ASCII letter or digit becomes a space, letters lower case.
+    plain = text.encode("ascii").translate(_ASCII_WORDS)
+    if _EXPONENT.search(plain) and _SCIENTIFIC.search(plain):
+        return None
+    return plain.decode("ascii").split()
+
+
+def pg_document(
+    title: str, description: str, published_at: datetime | None, first_seen_at: datetime
+) -> str | None:
+    """The text of `search_vector` for these values, equal to what the server's expression
+    computes (a test holds them equal over the corpus and its edge cases), or None where only
+    the server can tell. Most of the expression's cost was the server's tokenizer: here it is
+    `str.translate` and `str.split`, and the server only reads the result."""
+    if len(description) > PG_MAX_INDEXED_CHARS:
+        return None
+    title_words = _document_words(title)
+    description_words = _document_words(description) if title_words is not None else None
+    if description_words is None:
+        return None
+    count = len(title_words) + len(description_words)
+    if count > _PG_MAX_POSITION:
+        return None
+    if (
+        count > _PG_MAX_POSITIONS_PER_WORD
+        and max(Counter(title_words + description_words).values()) > _PG_MAX_POSITIONS_PER_WORD
+    ):
+        return None
+    if (len(title) > _PG_MAX_WORD_CHARS or len(description) > _PG_MAX_WORD_CHARS) and max(
+        map(len, chain(title_words, description_words)), default=0
+    ) > _PG_MAX_WORD_CHARS:
+        return None
+    when = published_at if published_at is not None else first_seen_at
+    day = math.floor(when.timestamp() / 86400)
+    # Repeated words are merged by the server when it reads the text (their positions joined).
+    after = len(title_words) + 1
+    return "".join(
+        [
+            *map(add, title_words, _POSITIONS["A"][1:after]),
+            *map(add, description_words, _POSITIONS["B"][after : after + count]),
+            f"'~{day}'",
+        ]
+    )
 
 
 def install_postgresql(schema_editor) -> None:
-    # Adding a stored generated column computes it for every existing row (a table rewrite).
+    """Migration ingest.0003: the column as it was first shipped, a stored generated column
+    (adding it computes it for every existing row, a table rewrite). Migration ingest.0014
+    turns it into a column the ingest path fills (install_postgresql_filled())."""
     schema_editor.execute(
         f"ALTER TABLE {TABLE} ADD COLUMN {PG_COLUMN} tsvector "
         f"GENERATED ALWAYS AS ({_PG_DOCUMENT}) STORED"
@@ -387,7 +501,52 @@ def install_postgresql(schema_editor) -> None:
 def uninstall_postgresql(schema_editor) -> None:
     for index in (NON_ASCII_INDEX, PG_INDEX):
         schema_editor.execute(f"DROP INDEX IF EXISTS {index}")
+    _drop_pg_triggers(schema_editor)
     schema_editor.execute(f"ALTER TABLE {TABLE} DROP COLUMN IF EXISTS {PG_COLUMN}")
+
+
+def install_postgresql_filled(schema_editor) -> None:
+    """Migration ingest.0014: `search_vector` stops being a generated column (its values stay:
+    no table rewrite) and is filled instead by whoever inserts a row — the ingest path with
+    `pg_document()` computed in Python, every other writer by the trigger below, which
+    computes the same expression as before for a row inserted without it, for an update of a
+    column it is made of, and for a row pg_document() leaves to the server."""
+    schema_editor.execute(f"ALTER TABLE {TABLE} ALTER COLUMN {PG_COLUMN} DROP EXPRESSION")
+    schema_editor.execute(
+        f"CREATE FUNCTION {PG_FUNCTION}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+        f"NEW.{PG_COLUMN} := {_pg_document('NEW')}; RETURN NEW; END $$"
+    )
+    schema_editor.execute(
+        f"CREATE TRIGGER {PG_FUNCTION}_insert BEFORE INSERT ON {TABLE} FOR EACH ROW "
+        f"WHEN (NEW.{PG_COLUMN} IS NULL) EXECUTE FUNCTION {PG_FUNCTION}()"
+    )
+    changed = " OR ".join(
+        f"OLD.{column} IS DISTINCT FROM NEW.{column}" for column in _PG_DOCUMENT_COLUMNS
+    )
+    schema_editor.execute(
+        f"CREATE TRIGGER {PG_FUNCTION}_update BEFORE UPDATE OF "
+        f"{', '.join(_PG_DOCUMENT_COLUMNS)} ON {TABLE} FOR EACH ROW WHEN ({changed}) "
+        f"EXECUTE FUNCTION {PG_FUNCTION}()"
+    )
+
+
+def uninstall_postgresql_filled(schema_editor) -> None:
+    """The reverse of ingest.0014: the generated column again (a table rewrite, and the GIN
+    index built anew)."""
+    _drop_pg_triggers(schema_editor)
+    schema_editor.execute(f"DROP INDEX IF EXISTS {PG_INDEX}")
+    schema_editor.execute(f"ALTER TABLE {TABLE} DROP COLUMN IF EXISTS {PG_COLUMN}")
+    schema_editor.execute(
+        f"ALTER TABLE {TABLE} ADD COLUMN {PG_COLUMN} tsvector "
+        f"GENERATED ALWAYS AS ({_PG_DOCUMENT}) STORED"
+    )
+    schema_editor.execute(f"CREATE INDEX {PG_INDEX} ON {TABLE} USING GIN ({PG_COLUMN})")
+
+
+def _drop_pg_triggers(schema_editor) -> None:
+    for event in ("insert", "update"):
+        schema_editor.execute(f"DROP TRIGGER IF EXISTS {PG_FUNCTION}_{event} ON {TABLE}")
+    schema_editor.execute(f"DROP FUNCTION IF EXISTS {PG_FUNCTION}()")
 
 
 # Only rows with non-ASCII text go to the trigram table: a non-ASCII term cannot occur in an
