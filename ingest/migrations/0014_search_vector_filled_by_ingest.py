@@ -1,7 +1,8 @@
 """PostgreSQL: `search_vector` stops being a stored generated column and is filled by the
-ingest path, which computes the same document in Python (ingest/pool/search_index.py
-`pg_document()`); a trigger computes it with the former expression for every other writer, for
-rows the Python side leaves to the server, and when a column it is made of changes.
+ingest path, which cuts the words in Python and has the server run only its tokenizer
+(ingest/pool/search_index.py `pg_words()`); a trigger computes the former expression for every
+other writer, for rows the Python side leaves to the server, and when a column it is made of
+changes.
 
 No table rewrite: DROP EXPRESSION keeps the stored values (they are what the trigger would
 compute), and the GIN index stays. Reversing adds the generated column back, which rewrites the

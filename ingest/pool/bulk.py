@@ -55,9 +55,20 @@ class Rows:
     rows: list[tuple]
 
 
-def _pg_insert(table: str, columns: Sequence[str], pg_array_types: Sequence[str]) -> str:
+def _pg_insert(
+    table: str,
+    columns: Sequence[str],
+    pg_array_types: Sequence[str],
+    pg_select: tuple[str, Sequence[str]] | None = None,
+) -> str:
     arrays = ", ".join(f"%b::{array_type}" for array_type in pg_array_types)
-    return f"INSERT INTO {table} ({', '.join(columns)}) SELECT * FROM unnest({arrays})"
+    if pg_select is None:
+        return f"INSERT INTO {table} ({', '.join(columns)}) SELECT * FROM unnest({arrays})"
+    select, unnested = pg_select
+    return (
+        f"INSERT INTO {table} ({', '.join(columns)}) SELECT {select} "
+        f"FROM unnest({arrays}) AS u({', '.join(unnested)})"
+    )
 
 
 def _pg_arrays(rows: list[tuple]) -> list[list]:
@@ -72,6 +83,7 @@ def insert_rows(
     *,
     tail: str = "",
     also: Rows | None = None,
+    pg_select: tuple[str, Sequence[str]] | None = None,
 ) -> list[tuple]:
     """INSERT `rows` (tuples in the order of `columns`) into `table`; `tail` is what follows
     the rows ("ON CONFLICT ... RETURNING ..."). Returns what RETURNING yields. Values must be
@@ -80,7 +92,11 @@ def insert_rows(
     `pg_array_types` are the PostgreSQL array types of the columns ("bigint[]",
     "text[]::jsonb[]" for JSON sent as text). `also` are rows of another table, inserted
     as they are (no tail): on PostgreSQL by the same statement (a data-modifying WITH, one
-    round trip for both), elsewhere by a statement of their own."""
+    round trip for both), elsewhere by a statement of their own.
+
+    `pg_select` (PostgreSQL only): (select list, names of the row's values) when the rows are
+    not the columns' values as they are — the select list computes `columns` from the values,
+    named `u.<name>`; `pg_array_types` are then the values' types."""
     if also is not None and also.rows and not rows:
         insert_rows(also.table, also.columns, also.pg_array_types, also.rows)
     if not rows:
@@ -94,7 +110,7 @@ def insert_rows(
                 )
                 parameters = _pg_arrays(also.rows)
             cursor.execute(
-                f"{head}{_pg_insert(table, columns, pg_array_types)} {tail}",
+                f"{head}{_pg_insert(table, columns, pg_array_types, pg_select)} {tail}",
                 [*parameters, *_pg_arrays(rows)],
             )
             return cursor.fetchall() if "RETURNING" in tail else []

@@ -6,7 +6,8 @@ It is a recall step: `digests.runs.scoring` decides afterwards what really match
 return a little more than the scorer keeps, never less. Two kinds of term:
 
 - Word terms (ASCII with at least one letter or digit) go to a word index: PostgreSQL's
-  `search_vector` (a stored generated `tsvector`, 'simple' config, GIN index) or SQLite's FTS5
+  `search_vector` (a stored `tsvector`, 'simple' config, GIN index; filled by the ingest path,
+  `pg_words()`, else by a trigger with the same expression) or SQLite's FTS5
   table `ingest_contentitem_fts` ('unicode61'). Both sides see text with every run of
   non-alphanumerics turned into one space, so "GPT-3.5", "github.com/x" and "C++" become plain
   word sequences and a term matches as a phrase of whole words — what the scorer's
@@ -34,11 +35,14 @@ out another.
 
 The SQLite index lives outside Django's model (FTS5 virtual tables kept in sync by triggers);
 the PostgreSQL column too (the model is shared with SQLite). Migration `ingest.0003` installs
-both. Django's SQLite backend rebuilds a table to alter it, which drops its triggers:
+both (on PostgreSQL a stored generated column); `ingest.0014` turns the PostgreSQL column into
+one the ingest path fills, with a trigger for every other writer (install_postgresql_filled()).
+Django's SQLite backend rebuilds a table to alter it, which drops its triggers:
 `ensure_index()` runs after every `migrate` and puts them back (re-indexing) if they went
-missing. In PostgreSQL, changing the type of `title`, `description`, `published_at` or
-`first_seen_at` needs `search_vector` dropped first and re-added after (a generated column pins
-the types of the columns it reads): use uninstall_postgresql()/install_postgresql() around it.
+missing. In PostgreSQL the trigger reads `title`, `description`, `published_at` and
+`first_seen_at` when it runs, so their types can change without touching `search_vector`; a
+change of the document's expression must change `_pg_document()` and `pg_words()` together
+(a test holds them equal) and recompute the column.
 """
 
 # SQL here is built from constant identifiers and %s placeholders only.
@@ -47,16 +51,13 @@ the types of the columns it reads): use uninstall_postgresql()/install_postgresq
 from __future__ import annotations
 
 import logging
-import math
 import re
 import sqlite3
 import unicodedata
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from functools import cache
 from itertools import chain, zip_longest
-from operator import add
 from typing import Literal
 
 from django.db import connections
@@ -366,59 +367,45 @@ def _like(cursor, terms: list[str], query: _Query, *, operator: str, only: str =
 # Runs of non-alphanumerics become one space on both sides of the match (see the docstring).
 # `~<day>` is the UTC day of publication (else first sight); no text token can start with "~".
 _PG_DOCUMENT_COLUMNS = ("title", "description", "published_at", "first_seen_at")
+_PG_WORDS_ONLY = "'[^[:alnum:]]+', ' ', 'g'"
 
 
-def _pg_document(row: str = "") -> str:
-    """The SQL of the document, over the columns of `row` ("NEW" in the trigger)."""
-    title, description, published, first_seen = (
-        f"{row}.{column}" if row else column for column in _PG_DOCUMENT_COLUMNS
-    )
+def _pg_vector(title: str, description: str, published: str, first_seen: str) -> str:
+    """The SQL of the document over these SQL expressions: `title` and `description` are the
+    text with every run of non-alphanumerics already one space."""
     day = (
         f"floor(date_part('epoch', (COALESCE({published}, {first_seen}) AT TIME ZONE 'UTC')) "
         "/ 86400)"
     )
     return (
-        f"setweight(to_tsvector('simple'::regconfig, regexp_replace({title}, "
-        "'[^[:alnum:]]+', ' ', 'g')), 'A') || "
-        f"setweight(to_tsvector('simple'::regconfig, regexp_replace(left({description}, "
-        f"{PG_MAX_INDEXED_CHARS}), '[^[:alnum:]]+', ' ', 'g')), 'B') || "
+        f"setweight(to_tsvector('simple'::regconfig, {title}), 'A') || "
+        f"setweight(to_tsvector('simple'::regconfig, {description}), 'B') || "
         f"array_to_tsvector(ARRAY['~' || ({day})::bigint::text])"
+    )
+
+
+def _pg_document(row: str = "") -> str:
+    """The SQL of the document over the columns of `row` ("NEW" in the trigger)."""
+    title, description, published, first_seen = (
+        f"{row}.{column}" if row else column for column in _PG_DOCUMENT_COLUMNS
+    )
+    return _pg_vector(
+        f"regexp_replace({title}, {_PG_WORDS_ONLY})",
+        f"regexp_replace(left({description}, {PG_MAX_INDEXED_CHARS}), {_PG_WORDS_ONLY})",
+        published,
+        first_seen,
     )
 
 
 _PG_DOCUMENT = _pg_document()
 
-# pg_document(): the same tsvector computed in Python, for text that the server's expression
-# is known to cut the same way whatever the database's locale — ASCII letters and digits, and
-# punctuation, spaces and control characters (which no locale counts as alphanumeric) — and
-# within the limits of a tsvector that the expression meets by dropping or merging (a word of
-# 2,047 characters or more, a word at more than 255 positions, positions past 16,383): any
-# other row is left to the server (None; the trigger computes it). About 3 of 4 rows of the
-# corpus's English-heavy feeds; the rest carry accented or non-Latin letters.
-_PG_MAX_WORD_CHARS = 2046
-_PG_MAX_POSITIONS_PER_WORD = 255
-_PG_MAX_POSITION = 16383
-
-
-def _is_separator(char: str) -> bool:
-    category = unicodedata.category(char)
-    return category[0] in "PZ" or category == "Cc"
-
-
-# Non-ASCII punctuation and spaces (’ “ — …, no-break space) become ASCII spaces; in ASCII text,
-# every byte but a letter or digit becomes a space, and letters lower case, in one table.
+# The ingest path cuts the text into words itself (`pg_words()`), so that the server only runs
+# its tokenizer: the `regexp_replace` was about half of the document's cost. Python's cut must
+# be the server's: it is, for ASCII letters and digits and for punctuation, spaces and control
+# characters, which no locale counts as letters or digits. Text with any other character
+# (an accented or CJK letter, a symbol) is left to the server's own expression (None).
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
-_ASCII_WORDS = bytes(
-    byte if chr(byte).isalnum() and byte < 0x80 else 0x20 for byte in range(256)
-).lower()
-# The server's tokenizer reads a word of digits, "e" and a digit as a number in scientific
-# notation and cuts it there ("482e0c05fb" is "482e0" and "c05fb"). The first pattern is a
-# fast look for candidates, the second the rule.
-_EXPONENT = re.compile(rb"e[0-9]")
-_SCIENTIFIC = re.compile(rb"(?:^|\s)[0-9]+e[0-9]")
-_POSITIONS = {
-    weight: [f":{position}{weight} " for position in range(_PG_MAX_POSITION + 1)] for weight in "AB"
-}
+_ASCII_WORDS = bytes(byte if chr(byte).isalnum() and byte < 0x80 else 0x20 for byte in range(256))
 
 
 @cache
@@ -428,58 +415,45 @@ def _is_separator(char: str) -> bool:
     return category[0] in "PZ" or category == "Cc"
 
 
-def _document_words(text: str) -> list[str] | None:
-    """The words the server's expression finds in `text`, lower case, or None where that
-    depends on the database's locale or its tokenizer's rules for numbers."""
+def pg_words(text: str, limit: int | None = None) -> str | None:
+    """`text` (its first `limit` characters) with every character but an ASCII letter or digit
+    turned into a space — the words the server's `regexp_replace` leaves, with the same
+    tokens between them — or None where that depends on the database's locale."""
+    if limit is not None:
+        text = text[:limit]
     if not text.isascii():
         # Non-ASCII punctuation and spaces (’ “ — …, no-break space) become spaces; any
-        # other non-ASCII character (a letter, a digit, a symbol) leaves the row to the server.
+        # other non-ASCII character leaves the row to the server.
         for char in set(_NON_ASCII.findall(text)):
             if not _is_separator(char):
                 return None
             text = text.replace(char, " ")
-    # In one table: every byte but an ASCII letter or digit becomes a space, letters lower case.
-    plain = text.encode("ascii").translate(_ASCII_WORDS)
-    if _EXPONENT.search(plain) and _SCIENTIFIC.search(plain):
-        return None
-    return plain.decode("ascii").split()
+    return text.encode("ascii").translate(_ASCII_WORDS).decode("ascii")
 
 
-def pg_document(
-    title: str, description: str, published_at: datetime | None, first_seen_at: datetime
-) -> str | None:
-    """The text of `search_vector` for these values, equal to what the server's expression
-    computes (a test holds them equal over the corpus and its edge cases), or None where only
-    the server can tell. Most of the expression's cost was the server's tokenizer: here it is
-    `str.translate` and `str.split`, and the server only reads the result."""
-    if len(description) > PG_MAX_INDEXED_CHARS:
+def pg_document_words(title: str, description: str) -> tuple[str, str] | None:
+    """The two texts the ingest path hands to PG_INSERT_DOCUMENT, or None for the trigger."""
+    title_words = pg_words(title)
+    if title_words is None:
         return None
-    title_words = _document_words(title)
-    description_words = _document_words(description) if title_words is not None else None
+    description_words = pg_words(description, PG_MAX_INDEXED_CHARS)
     if description_words is None:
         return None
-    count = len(title_words) + len(description_words)
-    if count > _PG_MAX_POSITION:
-        return None
-    if (
-        count > _PG_MAX_POSITIONS_PER_WORD
-        and max(Counter(title_words + description_words).values()) > _PG_MAX_POSITIONS_PER_WORD
-    ):
-        return None
-    if (len(title) > _PG_MAX_WORD_CHARS or len(description) > _PG_MAX_WORD_CHARS) and max(
-        map(len, chain(title_words, description_words)), default=0
-    ) > _PG_MAX_WORD_CHARS:
-        return None
-    when = published_at if published_at is not None else first_seen_at
-    day = math.floor(when.timestamp() / 86400)
-    # Repeated words are merged by the server when it reads the text (their positions joined).
-    after = len(title_words) + 1
-    return "".join(
-        [
-            *map(add, title_words, _POSITIONS["A"][1:after]),
-            *map(add, description_words, _POSITIONS["B"][after : after + count]),
-            f"'~{day}'",
-        ]
+    return title_words, description_words
+
+
+def pg_insert_document(row: str) -> str:
+    """The document over `row`'s columns `title_words`, `description_words` (pg_document_words(),
+    NULL for the trigger) and the dates, for a multi-row INSERT ... SELECT."""
+    return (
+        f"CASE WHEN {row}.title_words IS NULL THEN NULL ELSE "
+        + _pg_vector(
+            f"{row}.title_words",
+            f"{row}.description_words",
+            f"{row}.published_at",
+            f"{row}.first_seen_at",
+        )
+        + " END"
     )
 
 
@@ -507,10 +481,10 @@ def uninstall_postgresql(schema_editor) -> None:
 
 def install_postgresql_filled(schema_editor) -> None:
     """Migration ingest.0014: `search_vector` stops being a generated column (its values stay:
-    no table rewrite) and is filled instead by whoever inserts a row — the ingest path with
-    `pg_document()` computed in Python, every other writer by the trigger below, which
+    no table rewrite) and is filled instead by whoever inserts a row — the ingest path from
+    the words `pg_words()` cut in Python, every other writer by the trigger below, which
     computes the same expression as before for a row inserted without it, for an update of a
-    column it is made of, and for a row pg_document() leaves to the server."""
+    column it is made of, and for a row pg_words() leaves to the server."""
     schema_editor.execute(f"ALTER TABLE {TABLE} ALTER COLUMN {PG_COLUMN} DROP EXPRESSION")
     schema_editor.execute(
         f"CREATE FUNCTION {PG_FUNCTION}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "

@@ -138,19 +138,18 @@ def _insert_items(items: list[ContentItem]) -> dict[str, int]:
     names = [c.name for c in columns]
     array_types = [c.pg_array_type for c in columns]
     values = [_column_values(items, c) for c in columns]
+    pg_select = None
     if connection.vendor == "postgresql":
-        # The full-text document, computed here rather than by the server's tokenizer
-        # (None: the row's trigger computes it; ingest/pool/search_index.py).
-        names.append(search_index.PG_COLUMN)
-        array_types.append("text[]::tsvector[]")
-        values.append(
-            [
-                search_index.pg_document(
-                    item.title, item.description, item.published_at, item.first_seen_at
-                )
-                for item in items
-            ]
+        # The full-text document from the words cut here, not by the server's regexp_replace
+        # (None: the row's trigger computes all of it; ingest/pool/search_index.py).
+        words = [search_index.pg_document_words(item.title, item.description) for item in items]
+        values += [[w and w[0] for w in words], [w and w[1] for w in words]]
+        array_types += ["text[]", "text[]"]
+        pg_select = (
+            ", ".join(f"u.{name}" for name in names) + ", " + search_index.pg_insert_document("u"),
+            [*names, "title_words", "description_words"],
         )
+        names = [*names, search_index.PG_COLUMN]
     inserted = dict(
         bulk.insert_rows(
             ContentItem._meta.db_table,
@@ -158,6 +157,7 @@ def _insert_items(items: list[ContentItem]) -> dict[str, int]:
             array_types,
             list(zip(*values, strict=True)),
             tail="ON CONFLICT (canonical_url_hash) DO NOTHING RETURNING canonical_url_hash, id",
+            pg_select=pg_select,
         )
     )
     for item in items:
