@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import psycopg
 from django.db import connection, models
@@ -44,6 +45,36 @@ def binary_cursor():
     return connection.make_cursor(raw)
 
 
+@dataclass
+class Rows:
+    """Rows for another table, written by the same statement (`insert_rows(also=...)`)."""
+
+    table: str
+    columns: Sequence[str]
+    pg_array_types: Sequence[str]
+    rows: list[tuple]
+
+
+def _pg_insert(
+    table: str,
+    columns: Sequence[str],
+    pg_array_types: Sequence[str],
+    pg_select: tuple[str, Sequence[str]] | None = None,
+) -> str:
+    arrays = ", ".join(f"%b::{array_type}" for array_type in pg_array_types)
+    if pg_select is None:
+        return f"INSERT INTO {table} ({', '.join(columns)}) SELECT * FROM unnest({arrays})"
+    select, unnested = pg_select
+    return (
+        f"INSERT INTO {table} ({', '.join(columns)}) SELECT {select} "
+        f"FROM unnest({arrays}) AS u({', '.join(unnested)})"
+    )
+
+
+def _pg_arrays(rows: list[tuple]) -> list[list]:
+    return [list(column) for column in zip(*rows, strict=True)]
+
+
 def insert_rows(
     table: str,
     columns: Sequence[str],
@@ -51,25 +82,43 @@ def insert_rows(
     rows: list[tuple],
     *,
     tail: str = "",
+    also: Rows | None = None,
+    pg_select: tuple[str, Sequence[str]] | None = None,
 ) -> list[tuple]:
     """INSERT `rows` (tuples in the order of `columns`) into `table`; `tail` is what follows
     the rows ("ON CONFLICT ... RETURNING ..."). Returns what RETURNING yields. Values must be
     adapted for the backend already (SQLite: datetimes as text, JSON as text).
 
     `pg_array_types` are the PostgreSQL array types of the columns ("bigint[]",
-    "text[]::jsonb[]" for JSON sent as text)."""
+    "text[]::jsonb[]" for JSON sent as text). `also` are rows of another table, inserted
+    as they are (no tail): on PostgreSQL by the same statement (a data-modifying WITH, one
+    round trip for both), elsewhere by a statement of their own.
+
+    `pg_select` (PostgreSQL only): (select list, names of the row's values) when the rows are
+    not the columns' values as they are — the select list computes `columns` from the values,
+    named `u.<name>`; `pg_array_types` are then the values' types."""
+    if also is not None and also.rows and not rows:
+        insert_rows(also.table, also.columns, also.pg_array_types, also.rows)
     if not rows:
         return []
-    names = ", ".join(columns)
     with binary_cursor() as cursor:
         if connection.vendor == "postgresql":
-            arrays = ", ".join(f"%b::{array_type}" for array_type in pg_array_types)
+            head, parameters = "", []
+            if also is not None and also.rows:
+                head = (
+                    f"WITH also AS ({_pg_insert(also.table, also.columns, also.pg_array_types)}) "
+                )
+                parameters = _pg_arrays(also.rows)
             cursor.execute(
-                f"INSERT INTO {table} ({names}) SELECT * FROM unnest({arrays}) {tail}",
-                [list(column) for column in zip(*rows, strict=True)],
+                f"{head}{_pg_insert(table, columns, pg_array_types, pg_select)} {tail}",
+                [*parameters, *_pg_arrays(rows)],
             )
             return cursor.fetchall() if "RETURNING" in tail else []
-        return _sqlite_insert(cursor, f"INSERT INTO {table} ({names})", rows, tail)
+        if also is not None and also.rows:
+            _sqlite_insert(
+                cursor, f"INSERT INTO {also.table} ({', '.join(also.columns)})", also.rows, ""
+            )
+        return _sqlite_insert(cursor, f"INSERT INTO {table} ({', '.join(columns)})", rows, tail)
 
 
 def _sqlite_insert(cursor, head: str, rows: list[tuple], tail: str) -> list[tuple]:

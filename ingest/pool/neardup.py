@@ -133,23 +133,29 @@ def store_bands(fingerprints: Mapping[int, int | None], *, replace: Collection[i
     the whole batch (plus one DELETE when replacing)."""
     if replace:
         SimhashBand.objects.filter(item_id__in=list(replace)).delete()
-    rows = [
-        (item_id, band, value)
-        for item_id, fp in fingerprints.items()
-        if fp is not None
-        for band, value in enumerate(band_values(fp))
-    ]
+    rows = band_rows(fingerprints)
     if rows:
         _insert_bands(rows)
 
 
-def _insert_bands(rows: list[tuple[int, int, int]]) -> None:
-    bulk.insert_rows(
+def band_rows(fingerprints: Mapping[int, int | None]) -> bulk.Rows:
+    """The rows of `fingerprints`' bands, for bulk.insert_rows() (store_bands() writes them;
+    a refresh writes them with its sightings, in one statement)."""
+    return bulk.Rows(
         SimhashBand._meta.db_table,
         ["item_id", "band", "value"],
         ["bigint[]", "smallint[]", "integer[]"],
-        rows,
+        [
+            (item_id, band, value)
+            for item_id, fp in fingerprints.items()
+            if fp is not None
+            for band, value in enumerate(band_values(fp))
+        ],
     )
+
+
+def _insert_bands(rows: bulk.Rows) -> None:
+    bulk.insert_rows(rows.table, rows.columns, rows.pg_array_types, rows.rows)
 
 
 def near_matches(fingerprints: Mapping[int, int | None]) -> list[tuple[int, int]]:

@@ -6,7 +6,8 @@ It is a recall step: `digests.runs.scoring` decides afterwards what really match
 return a little more than the scorer keeps, never less. Two kinds of term:
 
 - Word terms (ASCII with at least one letter or digit) go to a word index: PostgreSQL's
-  `search_vector` (a stored generated `tsvector`, 'simple' config, GIN index) or SQLite's FTS5
+  `search_vector` (a stored `tsvector`, 'simple' config, GIN index; filled by the ingest path,
+  `pg_words()`, else by a trigger with the same expression) or SQLite's FTS5
   table `ingest_contentitem_fts` ('unicode61'). Both sides see text with every run of
   non-alphanumerics turned into one space, so "GPT-3.5", "github.com/x" and "C++" become plain
   word sequences and a term matches as a phrase of whole words — what the scorer's
@@ -34,11 +35,14 @@ out another.
 
 The SQLite index lives outside Django's model (FTS5 virtual tables kept in sync by triggers);
 the PostgreSQL column too (the model is shared with SQLite). Migration `ingest.0003` installs
-both. Django's SQLite backend rebuilds a table to alter it, which drops its triggers:
+both (on PostgreSQL a stored generated column); `ingest.0014` turns the PostgreSQL column into
+one the ingest path fills, with a trigger for every other writer (install_postgresql_filled()).
+Django's SQLite backend rebuilds a table to alter it, which drops its triggers:
 `ensure_index()` runs after every `migrate` and puts them back (re-indexing) if they went
-missing. In PostgreSQL, changing the type of `title`, `description`, `published_at` or
-`first_seen_at` needs `search_vector` dropped first and re-added after (a generated column pins
-the types of the columns it reads): use uninstall_postgresql()/install_postgresql() around it.
+missing. In PostgreSQL the trigger reads `title`, `description`, `published_at` and
+`first_seen_at` when it runs, so their types can change without touching `search_vector`; a
+change of the document's expression must change `_pg_document()` and `pg_words()` together
+(a test holds them equal) and recompute the column.
 """
 
 # SQL here is built from constant identifiers and %s placeholders only.
@@ -49,8 +53,10 @@ from __future__ import annotations
 import logging
 import re
 import sqlite3
+import unicodedata
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
+from functools import cache
 from itertools import chain, zip_longest
 from typing import Literal
 
@@ -66,6 +72,7 @@ FTS_TABLE = "ingest_contentitem_fts"
 TRIGRAM_TABLE = "ingest_contentitem_fts_trigram"
 PG_COLUMN = "search_vector"
 PG_INDEX = "ingest_contentitem_search_idx"
+PG_FUNCTION = "ingest_contentitem_search_vector"
 NON_ASCII_INDEX = "ingest_contentitem_non_ascii_idx"
 # FTS5's trigram tokenizer arrived in SQLite 3.34.0.
 SQLITE_HAS_TRIGRAM = sqlite3.sqlite_version_info >= (3, 34, 0)
@@ -359,20 +366,101 @@ def _like(cursor, terms: list[str], query: _Query, *, operator: str, only: str =
 
 # Runs of non-alphanumerics become one space on both sides of the match (see the docstring).
 # `~<day>` is the UTC day of publication (else first sight); no text token can start with "~".
-_PG_DAY = (
-    f"floor(date_part('epoch', ({_WHEN.replace(TABLE + '.', '')} AT TIME ZONE 'UTC')) / 86400)"
-)
-_PG_DOCUMENT = (
-    "setweight(to_tsvector('simple'::regconfig, regexp_replace(title, "
-    "'[^[:alnum:]]+', ' ', 'g')), 'A') || "
-    "setweight(to_tsvector('simple'::regconfig, regexp_replace(left(description, "
-    f"{PG_MAX_INDEXED_CHARS}), '[^[:alnum:]]+', ' ', 'g')), 'B') || "
-    f"array_to_tsvector(ARRAY['~' || ({_PG_DAY})::bigint::text])"
-)
+_PG_DOCUMENT_COLUMNS = ("title", "description", "published_at", "first_seen_at")
+_PG_WORDS_ONLY = "'[^[:alnum:]]+', ' ', 'g'"
+
+
+def _pg_vector(title: str, description: str, published: str, first_seen: str) -> str:
+    """The SQL of the document over these SQL expressions: `title` and `description` are the
+    text with every run of non-alphanumerics already one space."""
+    day = (
+        f"floor(date_part('epoch', (COALESCE({published}, {first_seen}) AT TIME ZONE 'UTC')) "
+        "/ 86400)"
+    )
+    return (
+        f"setweight(to_tsvector('simple'::regconfig, {title}), 'A') || "
+        f"setweight(to_tsvector('simple'::regconfig, {description}), 'B') || "
+        f"array_to_tsvector(ARRAY['~' || ({day})::bigint::text])"
+    )
+
+
+def _pg_document(row: str = "") -> str:
+    """The SQL of the document over the columns of `row` ("NEW" in the trigger)."""
+    title, description, published, first_seen = (
+        f"{row}.{column}" if row else column for column in _PG_DOCUMENT_COLUMNS
+    )
+    return _pg_vector(
+        f"regexp_replace({title}, {_PG_WORDS_ONLY})",
+        f"regexp_replace(left({description}, {PG_MAX_INDEXED_CHARS}), {_PG_WORDS_ONLY})",
+        published,
+        first_seen,
+    )
+
+
+_PG_DOCUMENT = _pg_document()
+
+# The ingest path cuts the text into words itself (`pg_words()`), so that the server only runs
+# its tokenizer: the `regexp_replace` was about half of the document's cost. Python's cut must
+# be the server's: it is, for ASCII letters and digits and for punctuation, spaces and control
+# characters, which no locale counts as letters or digits. Text with any other character
+# (an accented or CJK letter, a symbol) is left to the server's own expression (None).
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+_ASCII_WORDS = bytes(byte if chr(byte).isalnum() and byte < 0x80 else 0x20 for byte in range(256))
+
+
+@cache
+def _is_separator(char: str) -> bool:
+    """A character no locale counts as a letter or digit: punctuation, a space, a control."""
+    category = unicodedata.category(char)
+    return category[0] in "PZ" or category == "Cc"
+
+
+def pg_words(text: str, limit: int | None = None) -> str | None:
+    """`text` (its first `limit` characters) with every character but an ASCII letter or digit
+    turned into a space — the words the server's `regexp_replace` leaves, with the same
+    tokens between them — or None where that depends on the database's locale."""
+    if limit is not None:
+        text = text[:limit]
+    if not text.isascii():
+        # Non-ASCII punctuation and spaces (’ “ — …, no-break space) become spaces; any
+        # other non-ASCII character leaves the row to the server.
+        for char in set(_NON_ASCII.findall(text)):
+            if not _is_separator(char):
+                return None
+            text = text.replace(char, " ")
+    return text.encode("ascii").translate(_ASCII_WORDS).decode("ascii")
+
+
+def pg_document_words(title: str, description: str) -> tuple[str, str] | None:
+    """The two texts the ingest path hands to PG_INSERT_DOCUMENT, or None for the trigger."""
+    title_words = pg_words(title)
+    if title_words is None:
+        return None
+    description_words = pg_words(description, PG_MAX_INDEXED_CHARS)
+    if description_words is None:
+        return None
+    return title_words, description_words
+
+
+def pg_insert_document(row: str) -> str:
+    """The document over `row`'s columns `title_words`, `description_words` (pg_document_words(),
+    NULL for the trigger) and the dates, for a multi-row INSERT ... SELECT."""
+    return (
+        f"CASE WHEN {row}.title_words IS NULL THEN NULL ELSE "
+        + _pg_vector(
+            f"{row}.title_words",
+            f"{row}.description_words",
+            f"{row}.published_at",
+            f"{row}.first_seen_at",
+        )
+        + " END"
+    )
 
 
 def install_postgresql(schema_editor) -> None:
-    # Adding a stored generated column computes it for every existing row (a table rewrite).
+    """Migration ingest.0003: the column as it was first shipped, a stored generated column
+    (adding it computes it for every existing row, a table rewrite). Migration ingest.0014
+    turns it into a column the ingest path fills (install_postgresql_filled())."""
     schema_editor.execute(
         f"ALTER TABLE {TABLE} ADD COLUMN {PG_COLUMN} tsvector "
         f"GENERATED ALWAYS AS ({_PG_DOCUMENT}) STORED"
@@ -387,7 +475,52 @@ def install_postgresql(schema_editor) -> None:
 def uninstall_postgresql(schema_editor) -> None:
     for index in (NON_ASCII_INDEX, PG_INDEX):
         schema_editor.execute(f"DROP INDEX IF EXISTS {index}")
+    _drop_pg_triggers(schema_editor)
     schema_editor.execute(f"ALTER TABLE {TABLE} DROP COLUMN IF EXISTS {PG_COLUMN}")
+
+
+def install_postgresql_filled(schema_editor) -> None:
+    """Migration ingest.0014: `search_vector` stops being a generated column (its values stay:
+    no table rewrite) and is filled instead by whoever inserts a row — the ingest path from
+    the words `pg_words()` cut in Python, every other writer by the trigger below, which
+    computes the same expression as before for a row inserted without it, for an update of a
+    column it is made of, and for a row pg_words() leaves to the server."""
+    schema_editor.execute(f"ALTER TABLE {TABLE} ALTER COLUMN {PG_COLUMN} DROP EXPRESSION")
+    schema_editor.execute(
+        f"CREATE FUNCTION {PG_FUNCTION}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+        f"NEW.{PG_COLUMN} := {_pg_document('NEW')}; RETURN NEW; END $$"
+    )
+    schema_editor.execute(
+        f"CREATE TRIGGER {PG_FUNCTION}_insert BEFORE INSERT ON {TABLE} FOR EACH ROW "
+        f"WHEN (NEW.{PG_COLUMN} IS NULL) EXECUTE FUNCTION {PG_FUNCTION}()"
+    )
+    changed = " OR ".join(
+        f"OLD.{column} IS DISTINCT FROM NEW.{column}" for column in _PG_DOCUMENT_COLUMNS
+    )
+    schema_editor.execute(
+        f"CREATE TRIGGER {PG_FUNCTION}_update BEFORE UPDATE OF "
+        f"{', '.join(_PG_DOCUMENT_COLUMNS)} ON {TABLE} FOR EACH ROW WHEN ({changed}) "
+        f"EXECUTE FUNCTION {PG_FUNCTION}()"
+    )
+
+
+def uninstall_postgresql_filled(schema_editor) -> None:
+    """The reverse of ingest.0014: the generated column again (a table rewrite, and the GIN
+    index built anew)."""
+    _drop_pg_triggers(schema_editor)
+    schema_editor.execute(f"DROP INDEX IF EXISTS {PG_INDEX}")
+    schema_editor.execute(f"ALTER TABLE {TABLE} DROP COLUMN IF EXISTS {PG_COLUMN}")
+    schema_editor.execute(
+        f"ALTER TABLE {TABLE} ADD COLUMN {PG_COLUMN} tsvector "
+        f"GENERATED ALWAYS AS ({_PG_DOCUMENT}) STORED"
+    )
+    schema_editor.execute(f"CREATE INDEX {PG_INDEX} ON {TABLE} USING GIN ({PG_COLUMN})")
+
+
+def _drop_pg_triggers(schema_editor) -> None:
+    for event in ("insert", "update"):
+        schema_editor.execute(f"DROP TRIGGER IF EXISTS {PG_FUNCTION}_{event} ON {TABLE}")
+    schema_editor.execute(f"DROP FUNCTION IF EXISTS {PG_FUNCTION}()")
 
 
 # Only rows with non-ASCII text go to the trigram table: a non-ASCII term cannot occur in an

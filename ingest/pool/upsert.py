@@ -21,7 +21,7 @@ from django.db import connection, transaction
 
 from ingest.canonical import url_hash
 from ingest.models import ContentItem, ContentItemSource, Source
-from ingest.pool import bulk, licenses, neardup
+from ingest.pool import bulk, licenses, neardup, search_index
 from ingest.pool.dedup import normalize_title, resolve_clusters, soft_matches
 from ingest.pool.entries import ParsedEntry
 from ingest.pool.recent import id_set
@@ -135,13 +135,29 @@ def _insert_items(items: list[ContentItem]) -> dict[str, int]:
     if not items:
         return {}
     columns = _item_columns(connection.vendor)
+    names = [c.name for c in columns]
+    array_types = [c.pg_array_type for c in columns]
+    values = [_column_values(items, c) for c in columns]
+    pg_select = None
+    if connection.vendor == "postgresql":
+        # The full-text document from the words cut here, not by the server's regexp_replace
+        # (None: the row's trigger computes all of it; ingest/pool/search_index.py).
+        words = [search_index.pg_document_words(item.title, item.description) for item in items]
+        values += [[w and w[0] for w in words], [w and w[1] for w in words]]
+        array_types += ["text[]", "text[]"]
+        pg_select = (
+            ", ".join(f"u.{name}" for name in names) + ", " + search_index.pg_insert_document("u"),
+            [*names, "title_words", "description_words"],
+        )
+        names = [*names, search_index.PG_COLUMN]
     inserted = dict(
         bulk.insert_rows(
             ContentItem._meta.db_table,
-            [c.name for c in columns],
-            [c.pg_array_type for c in columns],
-            list(zip(*(_column_values(items, c) for c in columns), strict=True)),
+            names,
+            array_types,
+            list(zip(*values, strict=True)),
             tail="ON CONFLICT (canonical_url_hash) DO NOTHING RETURNING canonical_url_hash, id",
+            pg_select=pg_select,
         )
     )
     for item in items:
@@ -149,9 +165,12 @@ def _insert_items(items: list[ContentItem]) -> dict[str, int]:
     return inserted
 
 
-def _insert_sightings(rows: list[tuple[int, int, str, datetime, bool]]) -> set[int]:
+def _insert_sightings(
+    rows: list[tuple[int, int, str, datetime, bool]], *, bands: bulk.Rows
+) -> set[int]:
     """(item id, source id, entry id, first seen, baseline); pairs already linked are kept.
-    Returns the ids of the items this inserted a sighting for."""
+    Returns the ids of the items this inserted a sighting for. `bands` (simhash bands of the
+    batch) are written by the same statement."""
     adapt = connection.ops.adapt_datetimefield_value
     inserted = bulk.insert_rows(
         ContentItemSource._meta.db_table,
@@ -162,6 +181,7 @@ def _insert_sightings(rows: list[tuple[int, int, str, datetime, bool]]) -> set[i
             for item, source, entry, when, baseline in rows
         ],
         tail="ON CONFLICT DO NOTHING RETURNING item_id",
+        also=bands,
     )
     return {item_id for (item_id,) in inserted}
 
@@ -299,12 +319,17 @@ def upsert_entries(
                     )
                 ).values_list("canonical_url_hash", "id")
             )
+        placed = {inserted[d]: fp for d, fp in fingerprints.items() if d in inserted}
+        private = source.type in PRIVATE_TYPES
+        if refingerprinted and not private:
+            neardup.store_bands({}, replace=list(refingerprinted))  # their old bands go
         newly_seen = _insert_sightings(
             [
                 (ids[digest], source.pk, entry.entry_id, now, baseline)
                 for digest, entry in by_hash.items()
                 if digest in ids
-            ]
+            ],
+            bands=neardup.band_rows(placed if private else placed | refingerprinted),
         )
         counts.distinct = len(by_hash)
         counts.new_sightings = len(newly_seen)
@@ -316,11 +341,8 @@ def upsert_entries(
 
         counts.newly_seen = 0 if baseline else len(newly_seen)
 
-        placed = {inserted[d]: fp for d, fp in fingerprints.items() if d in inserted}
-        if source.type in PRIVATE_TYPES:
-            neardup.store_bands(placed, replace=[])
+        if private:
             return counts
-        neardup.store_bands(placed | refingerprinted, replace=list(refingerprinted))
         # A filtered copy that one more source now carries may have become its cluster's
         # best (the winner is the copy with the highest source priority): pick again.
         seen_again_in_cluster = [

@@ -143,16 +143,49 @@ _REFRESH_FIELDS = [
 ]
 
 
-def _commit_without_waiting_for_disk() -> None:
-    """A refresh's commit does not wait for its WAL to reach disk (PostgreSQL's
-    synchronous_commit off, for this transaction only). A database crash can then lose the last
-    fraction of a second of refreshes, which is safe: the source row's schedule and validators
-    roll back with its items, so the next tick fetches them again; and any transaction that saw
-    those items and committed normally (a run) flushed the WAL up to them too, so nothing durable
-    ever points at a lost item."""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL synchronous_commit TO OFF")
+# A refresh's commit does not wait for its WAL to reach disk (PostgreSQL's synchronous_commit
+# off, for this transaction only; set by the refresh's last statement, `_save_source_and_log()`,
+# since the setting counts at the commit). A database crash can then lose the last fraction of
+# a second of refreshes, which is safe: the source row's schedule and validators roll back with
+# its items, so the next tick fetches them again; and any transaction that saw those items and
+# committed normally (a run) flushed the WAL up to them too, so nothing durable ever points at a
+# lost item.
+_COMMIT_WITHOUT_WAITING_FOR_DISK = "set_config('synchronous_commit', 'off', true)"
+
+
+def _save_source_and_log(source: Source, log: FetchLog) -> None:
+    """The source's row (the fields of _REFRESH_FIELDS) and its new FetchLog. On PostgreSQL one
+    statement, which also turns synchronous_commit off (above) — the three cost a round trip
+    each before. Raises as `save(update_fields=...)` does when the source's row is gone."""
+    if connection.vendor != "postgresql":
+        source.save(update_fields=_REFRESH_FIELDS)
+        log.save()
+        return
+    quote = connection.ops.quote_name
+    source_fields = [Source._meta.get_field(name) for name in _REFRESH_FIELDS]
+    log_fields = [f for f in FetchLog._meta.concrete_fields if not f.primary_key]
+    assignments = ", ".join(f"{quote(f.column)} = %s" for f in source_fields)
+    columns = ", ".join(quote(f.column) for f in log_fields)
+    placeholders = ", ".join(["%s"] * len(log_fields))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"WITH source AS (UPDATE {quote(Source._meta.db_table)} SET {assignments} "  # noqa: S608 - names from the models
+            f"WHERE {quote(Source._meta.pk.column)} = %s RETURNING 1) "
+            f"INSERT INTO {quote(FetchLog._meta.db_table)} ({columns}) "
+            f"SELECT {placeholders} WHERE EXISTS (SELECT FROM source) "
+            f"RETURNING {quote(FetchLog._meta.pk.column)}, {_COMMIT_WITHOUT_WAITING_FOR_DISK}",
+            [
+                *(f.get_db_prep_save(f.pre_save(source, False), connection) for f in source_fields),
+                source.pk,
+                *(f.get_db_prep_save(f.pre_save(log, True), connection) for f in log_fields),
+            ],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        raise DatabaseError("Save with update_fields did not affect any rows.")
+    log.pk = row[0]
+    log._state.adding = False
+    log._state.db = connection.alias
 
 
 def store_refresh(source: Source, fetched: Fetched, *, now: datetime) -> RefreshOutcome:
@@ -175,7 +208,6 @@ def store_refresh(source: Source, fetched: Fetched, *, now: datetime) -> Refresh
     )
     result = fetched.result
     with transaction.atomic():
-        _commit_without_waiting_for_disk()
         if not fetched.ok:
             _record_failure(source, log, fetched.error, now, fetched.retry_after)
         else:
@@ -216,8 +248,7 @@ def store_refresh(source: Source, fetched: Fetched, *, now: datetime) -> Refresh
         log.duration_ms = fetched.duration_ms + int((time.monotonic() - started) * 1000)
         source.attempts = 0  # the claim is done: release its lease
         source.lease_expires_at = None
-        source.save(update_fields=_REFRESH_FIELDS)
-        log.save()
+        _save_source_and_log(source, log)
     if not outcome.ok:
         logger.warning("refresh of source %s failed: %s", source.pk, outcome.error)
     return outcome

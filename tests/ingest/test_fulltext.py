@@ -157,7 +157,7 @@ def test_the_migration_indexes_existing_rows_and_reverses_without_losing_any(now
 @pytest.mark.django_db(transaction=True)
 def test_sqlite_triggers_dropped_by_a_table_rebuild_are_put_back(now):
     if connection.vendor != "sqlite":
-        pytest.skip("PostgreSQL's generated column survives table changes")
+        pytest.skip("PostgreSQL's column and its trigger survive table changes")
     try:
         with connection.schema_editor() as editor:
             editor._remake_table(ContentItem)  # what Django does to alter a column on SQLite
