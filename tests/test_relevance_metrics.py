@@ -112,3 +112,31 @@ def test_every_cjk_judgment_names_an_item_of_the_multilingual_pool():
         assert set(topic["judgments"]) <= slugs, topic["id"]
         assert set(topic["judgments"].values()) <= {1, 2}, topic["id"]
         assert 2 in topic["judgments"].values(), topic["id"]
+
+
+def _result(corpus_lists: dict[str, list[tuple[int, str]]]) -> dict:
+    def outcome(topic_id, entries):
+        return {
+            "id": topic_id,
+            "tidings": {"list": [{"item_id": i, "title": t} for i, t in entries]},
+        }
+
+    topics = [outcome(topic_id, entries) for topic_id, entries in corpus_lists.items()]
+    return {"corpus": {"topics": topics}, "cjk": {"topics": []}}
+
+
+def test_the_same_lists_check_names_each_topic_whose_top_list_moved(tmp_path, capsys):
+    from tests.bench import relevance_same
+
+    before = _result({"d01": [(1, "One"), (2, "Two")], "d02": [(3, "Three")]})
+    swapped = _result({"d01": [(2, "Two"), (1, "One")], "d02": [(3, "Three")]})
+    retitled = _result({"d01": [(1, "One"), (2, "Two")], "d02": [(3, "Three ")]})
+
+    assert relevance_same.differences(before, json.loads(json.dumps(before))) == []
+    assert relevance_same.differences(before, swapped) == ["corpus/d01: differs from rank 1"]
+    assert relevance_same.differences(before, retitled) == ["corpus/d02: differs from rank 1"]
+    (tmp_path / "a.json").write_text("log line\n" + json.dumps(before))
+    (tmp_path / "b.json").write_text(json.dumps(swapped))
+    assert relevance_same.main([str(tmp_path / "a.json"), str(tmp_path / "a.json")]) == 0
+    assert relevance_same.main([str(tmp_path / "a.json"), str(tmp_path / "b.json")]) == 1
+    assert "corpus/d01" in capsys.readouterr().out
