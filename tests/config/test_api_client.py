@@ -41,6 +41,7 @@ from tidings_client.models import (
     InboxState,
     Subscription,
     SubscriptionInputRequest,
+    TimezoneEnum,
 )
 
 
@@ -111,7 +112,10 @@ def test_the_generated_client_against_a_live_server(live_server, now):
 
     # A subscription, created once whatever the retries with its Idempotency-Key.
     body = SubscriptionInputRequest(
-        name="Rust", interests=["Rust", "cargo"], cron="0 7 * * 1-5", timezone="Europe/Berlin"
+        name="Rust",
+        interests=["Rust", "cargo"],
+        cron="0 7 * * 1-5",
+        timezone=TimezoneEnum.EUROPE_BERLIN,
     )
     created = v1_subscriptions_create.sync(client=client, body=body, idempotency_key="rust-1")
     assert isinstance(created, Subscription)
