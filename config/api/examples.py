@@ -49,7 +49,7 @@ EXAMPLES = [
             "negative_keywords": [],
             "source_ids": [],
             "source_weights": {},
-            "min_score": 60,
+            "min_score": 40,
             "max_items": 20,
             "content_window_hours": 168,
             "redelivery": "cooldown",
