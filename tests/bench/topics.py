@@ -17,7 +17,7 @@ topics than the topic as one phrase.
 Every item's publication time is spread over the last week (the corpora are years old; this
 benchmark is about matching, not freshness). For each topic, three ways to get interests, each
 then previewed exactly as the subscription form does (`digests.runs.runner.preview` of an unsaved
-topic-only subscription, Brief length: 10 items, default minimum score 60):
+topic-only subscription, Brief length: 10 items, the default minimum score):
 
 - `sentence` (the baseline, measured in the same process): the whole topic as one interest
   phrase, as Tidings did before topics were read in plain words;
