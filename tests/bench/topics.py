@@ -45,7 +45,7 @@ from pathlib import Path
 
 from django.db import connection
 
-from digests.models import Subscription
+from digests.models import DEFAULT_MIN_SCORE, Subscription
 from digests.runs import runner
 from digests.subscriptions import interests
 from inbox.accounts import sign_up
@@ -252,7 +252,8 @@ def describe(result: dict) -> list[str]:
     overall = result["overall"]
     lines = [
         f"topics benchmark ({result['size']}) on {result['database']} — {pools}",
-        "  a topic is found when its preview (Brief, 10 items, min score 60) holds a relevant "
+        f"  a topic is found when its preview (Brief, 10 items, min score {DEFAULT_MIN_SCORE}) "
+        "holds a relevant "
         "item; `model` answers come from the fake Messages API (hand-written answers)",
         _line("all", overall),
     ]
