@@ -12,7 +12,10 @@ from config.leases import LeasedWork
 from ingest.models import ContentItem, Source
 
 MAX_ITEMS_HARD_CAP = 30
-DEFAULT_MIN_SCORE = 60
+# On the scale of overall = 0.5·relevance + 0.3·impact + 0.2·quality with relevance convex
+# in the share of the best match (digests/runs/scoring.py, RELEVANCE_CURVE): a real match of
+# a fresh item scores 50–90, a passing mention next to real matches 25–45.
+DEFAULT_MIN_SCORE = 40
 # How much more (or less) a subscription's source counts in its ranking: 1 is normal.
 SOURCE_WEIGHT_MIN = 0.25
 SOURCE_WEIGHT_MAX = 4.0

@@ -22,7 +22,7 @@ from django.utils.translation import override
 from billing import charges
 from config import leases
 from digests.ai import enrichment
-from digests.models import Subscription
+from digests.models import DEFAULT_MIN_SCORE, Subscription
 from digests.narrative import writer
 from digests.runs.meter import RunMeter
 from digests.runs.runner import score_candidates
@@ -74,7 +74,7 @@ def engine_subscription(topic: Topic) -> Subscription:
         topic=config.get("topic", ""),
         interests=config.get("interests", []),
         negative_keywords=config.get("negative_keywords", []),
-        min_score=config.get("min_score", 60),
+        min_score=config.get("min_score", DEFAULT_MIN_SCORE),
         max_items=config.get("max_items", 20),
         content_window_hours=config.get("content_window_hours", 48),
         cron=topic.cron,

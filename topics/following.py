@@ -13,7 +13,7 @@ from datetime import datetime
 from django.db import transaction
 from django.utils.translation import gettext
 
-from digests.models import Subscription
+from digests.models import DEFAULT_MIN_SCORE, Subscription
 from digests.subscriptions.service import SubscriptionInputError, create_subscription
 from inbox.models import UserPreference
 from ingest.library.sources import add_to_library
@@ -73,7 +73,7 @@ def follow(user, topic: Topic, tweaks: dict | None = None, *, now: datetime) -> 
             *config.get("negative_keywords", []),
             *tweaks.pop("negative_keywords", []),
         ],
-        "min_score": config.get("min_score", 60),
+        "min_score": config.get("min_score", DEFAULT_MIN_SCORE),
         "max_items": config.get("max_items", 20),
         "cron": topic.cron,
         "timezone": _user_timezone(user),
@@ -103,7 +103,7 @@ def fork(user, topic: Topic, *, now: datetime) -> Subscription:
                 "topic": config.get("topic", ""),
                 "interests": config.get("interests", []),
                 "negative_keywords": config.get("negative_keywords", []),
-                "min_score": config.get("min_score", 60),
+                "min_score": config.get("min_score", DEFAULT_MIN_SCORE),
                 "max_items": config.get("max_items", 20),
                 "cron": topic.cron,
                 "timezone": _user_timezone(user),

@@ -17,7 +17,7 @@ topics than the topic as one phrase.
 Every item's publication time is spread over the last week (the corpora are years old; this
 benchmark is about matching, not freshness). For each topic, three ways to get interests, each
 then previewed exactly as the subscription form does (`digests.runs.runner.preview` of an unsaved
-topic-only subscription, Brief length: 10 items, default minimum score 60):
+topic-only subscription, Brief length: 10 items, the default minimum score):
 
 - `sentence` (the baseline, measured in the same process): the whole topic as one interest
   phrase, as Tidings did before topics were read in plain words;
@@ -45,7 +45,7 @@ from pathlib import Path
 
 from django.db import connection
 
-from digests.models import Subscription
+from digests.models import DEFAULT_MIN_SCORE, Subscription
 from digests.runs import runner
 from digests.subscriptions import interests
 from inbox.accounts import sign_up
@@ -252,7 +252,8 @@ def describe(result: dict) -> list[str]:
     overall = result["overall"]
     lines = [
         f"topics benchmark ({result['size']}) on {result['database']} — {pools}",
-        "  a topic is found when its preview (Brief, 10 items, min score 60) holds a relevant "
+        f"  a topic is found when its preview (Brief, 10 items, min score {DEFAULT_MIN_SCORE}) "
+        "holds a relevant "
         "item; `model` answers come from the fake Messages API (hand-written answers)",
         _line("all", overall),
     ]

@@ -254,3 +254,46 @@ def test_a_run_records_how_long_it_took(alice, now, monkeypatch):
     run = run_once(subscription, now)
     assert run.started_at == now
     assert run.finished_at == now + timedelta(seconds=2.5)
+
+
+def test_interests_and_a_source_deliver_their_real_matches_at_the_default_minimum(alice, now):
+    """The default minimum score is set on the scale of the convex relevance curve: items that
+    say one of two interests in their title, from the subscription's own source, are
+    delivered; a passing mention elsewhere in the source is not."""
+    from ingest.library.sources import add_to_library
+
+    source = Source.objects.create(type="feed", config={"url": "x"}, config_hash="x" * 64)
+    add_to_library(alice, source)
+    for n in range(12):
+        add_item(f"Team update {n}", description="Releases and meetups.", now=now, source=source)
+    add_item("PostgreSQL vacuum explained", now=now, source=source, age_hours=3)
+    add_item(
+        "What vacuum does in PostgreSQL 18",
+        description="A walk through its settings for large tables.",
+        now=now,
+        source=source,
+        age_hours=20,
+    )
+    add_item(
+        "Vacuum in PostgreSQL: a checklist against bloat",
+        description="Watch the statistics, then reindex the large tables.",
+        now=now,
+        source=source,
+        age_hours=40,
+    )
+    add_item(
+        "Our week in engineering",
+        description="Hiring, a new office, and a note that we also run PostgreSQL.",
+        now=now,
+        source=source,
+        age_hours=1,
+    )
+    subscription = subscribe(alice, now, interests=["PostgreSQL", "vacuum"], source_ids=[source.pk])
+    assert subscription.min_score == Subscription._meta.get_field("min_score").default
+    run = run_once(subscription, now)
+    titles = set(run.items.values_list("title", flat=True))
+    assert titles == {
+        "PostgreSQL vacuum explained",
+        "What vacuum does in PostgreSQL 18",
+        "Vacuum in PostgreSQL: a checklist against bloat",
+    }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from digests.runs import scoring
 from digests.runs.scoring import Document, Interests, Query, expansion_terms, rank, relevance
 
 
@@ -142,7 +143,7 @@ def test_feedback_words_of_the_best_matches_do_not_sink_a_plain_full_match():
     assert {"bombcast", "crew"} <= set(expansions)
     ranked = [r.score for r in rank(interests, docs, query.expanded(expansions))]
     assert ranked[:4] == [100] * 4
-    assert ranked[4] >= 75
+    assert ranked[4] >= round(100 * 0.75**scoring.RELEVANCE_CURVE)
 
 
 def commodore_candidates():
@@ -235,3 +236,31 @@ def test_a_function_word_inside_an_interest_links_its_phrase_and_matches_nothing
     assert cooking.score == 0
     assert rails.score > apart.score > 0  # the phrase as written counts more than its words
     assert Query.from_interests(interests).search_terms() == ["ruby", "rails"]
+
+
+def test_the_default_minimum_keeps_a_real_match_and_drops_a_passing_mention():
+    """On the convex relevance scale the default minimum score (40) still lets an item with 80 %
+    of the best match's score through at a feed's ordinary impact and quality (the old 60 would
+    drop it: 28 + 12 + 10), while a fresh passing mention at half the best match stays out."""
+    from digests.models import DEFAULT_MIN_SCORE
+    from digests.runs.scoring import overall
+
+    real_match = round(100 * 0.8**scoring.RELEVANCE_CURVE)
+    passing = round(100 * 0.5**scoring.RELEVANCE_CURVE)
+    assert overall(real_match, 40, 50) >= DEFAULT_MIN_SCORE
+    assert overall(passing, 60, 50) < DEFAULT_MIN_SCORE
+
+
+def test_a_fresh_passing_mention_does_not_outrank_a_real_match():
+    """The relevance benchmark's case (functional programming in Clojure or Haskell): a fresh,
+    high-impact item mentioning Clojure once (44 % of the best match's score, 42 points of
+    impact and quality) tied "PureScript and Haskell" (88 %, 20 points) at 64 with relevance
+    linear in the share; on the convex curve the real match comes first."""
+    from digests.runs.scoring import overall
+
+    def relevance_of(share):
+        return round(100 * share**scoring.RELEVANCE_CURVE)
+
+    passing = overall(relevance_of(0.44), 100, 60)  # 0.3·100 + 0.2·60 = 42 points
+    real_match = overall(relevance_of(0.88), 40, 40)  # 0.3·40 + 0.2·40 = 20 points
+    assert real_match > passing
