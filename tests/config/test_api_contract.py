@@ -10,7 +10,7 @@ import pytest
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-from digests.models import Subscription
+from digests.models import DEFAULT_MIN_SCORE, Subscription
 from digests.subscriptions.service import create_subscription
 from tests.conftest import api_client_for, make_user
 from tests.factories import on_plan
@@ -77,7 +77,11 @@ def test_a_wrong_type_is_refused_not_coerced(api, owned, change, field, fragment
     assert_error(patched, 400, field)
     assert Subscription.objects.count() == 1
     owned.refresh_from_db()
-    assert (owned.name, owned.min_score, owned.interests) == ("Databases", 60, ["PostgreSQL"])
+    assert (owned.name, owned.min_score, owned.interests) == (
+        "Databases",
+        DEFAULT_MIN_SCORE,
+        ["PostgreSQL"],
+    )
 
 
 @pytest.mark.parametrize("body", ["[]", "[1, 2]", "false", "null", "42", '"text"'])
