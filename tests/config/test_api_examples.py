@@ -174,7 +174,10 @@ def web(fixture_server, monkeypatch):
 
 
 @pytest.fixture
-def demo(db, settings, tmp_path, web):
+# `web` before `settings`: fixtures are torn down in reverse, and pytest-django's settings
+# restore the state they found, so taken first they would bring back the fixture server's
+# loopback allowance for every later test of the process.
+def demo(db, web, settings, tmp_path):
     """The demo user (staff, on Pro, with the demo's sources, four subscriptions, their runs
     and a public topic), and the ids the examples start from."""
     from digests.demo import DEMO_EMAIL, set_up_demo
