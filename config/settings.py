@@ -376,6 +376,8 @@ SPECTACULAR_SETTINGS = {
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
+        # A query parameter with a component's values refers to it (time zones: one enum).
+        "config.api.enum_names.share_component_enums",
         "config.api.schema.document_errors_and_links",
         "config.api.operations.summarize_operations",
         # Each operation's description, who may call it and how it pages; path parameters.

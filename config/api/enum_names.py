@@ -64,3 +64,30 @@ def name_colliding_enum_values(result, generator, request, public):
     """drf-spectacular postprocessing hook: `x-enum-varnames` where values would collide."""
     _walk(result)
     return result
+
+
+def share_component_enums(result, generator, request, public):
+    """drf-spectacular postprocessing hook: a query parameter whose values are exactly those of
+    an enum component refers to it. drf-spectacular makes components of body enums only, so
+    the time zones of `/billing/estimate` and `/schedule/preview` were inlined twice more, and a
+    generated client got three 600-value enums for one list."""
+    components = {
+        tuple(schema["enum"]): name
+        for name, schema in result.get("components", {}).get("schemas", {}).items()
+        if isinstance(schema.get("enum"), list) and len(schema["enum"]) > 1
+    }
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            if not isinstance(operation, dict):
+                continue
+            for parameter in operation.get("parameters", []):
+                schema = parameter.get("schema", {})
+                name = components.get(tuple(schema.get("enum") or ()))
+                if name is not None:
+                    parameter["schema"] = {"$ref": f"#/components/schemas/{name}"}
+                    if "default" in schema:
+                        parameter["description"] = (
+                            f"{parameter.get('description', '').rstrip()} "
+                            f"Default: `{schema['default']}`."
+                        ).strip()
+    return result

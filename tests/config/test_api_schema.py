@@ -115,3 +115,27 @@ def test_every_operation_has_a_summary_and_one_declared_tag(schema):
     assert set(SUMMARIES) == seen  # no line left for an operation that is gone
     tags = {operation["tags"][0] for _p, _m, operation in operations(schema)}
     assert {"subscriptions", "inbox", "runs", "account", "admin"} <= tags
+
+
+def test_a_query_parameter_with_a_components_values_refers_to_it(schema):
+    """One list of values, one enum: a generated client gets one TimezoneEnum, not three."""
+    components = {
+        tuple(component["enum"]): name
+        for name, component in schema["components"]["schemas"].items()
+        if "enum" in component
+    }
+    inlined = [
+        f"{method.upper()} {path} ?{parameter['name']} (= {components[tuple(values)]})"
+        for path, methods in schema["paths"].items()
+        for method, operation in methods.items()
+        for parameter in operation.get("parameters", [])
+        if tuple(values := parameter["schema"].get("enum") or ()) in components
+    ]
+    assert inlined == []
+    zones = [
+        parameter
+        for parameter in schema["paths"]["/api/v1/schedule/preview"]["get"]["parameters"]
+        if parameter["name"] == "timezone"
+    ]
+    assert zones[0]["schema"] == {"$ref": "#/components/schemas/TimezoneEnum"}
+    assert "Default: `UTC`" in zones[0]["description"]

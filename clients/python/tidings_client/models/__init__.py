@@ -30,7 +30,6 @@ from .error_detail_fields import ErrorDetailFields
 from .estimate import Estimate
 from .event_enum import EventEnum
 from .export_document_request import ExportDocumentRequest
-from .export_scope import ExportScope
 from .fetch_health import FetchHealth
 from .fetch_outcome_counts import FetchOutcomeCounts
 from .field_error_code import FieldErrorCode
@@ -164,9 +163,7 @@ from .v1_apprise_targets_list_response_200 import V1AppriseTargetsListResponse20
 from .v1_apprise_targets_test_create_response_200 import (
     V1AppriseTargetsTestCreateResponse200,
 )
-from .v1_billing_estimate_retrieve_timezone import V1BillingEstimateRetrieveTimezone
 from .v1_export_retrieve_response_200 import V1ExportRetrieveResponse200
-from .v1_schedule_preview_retrieve_timezone import V1SchedulePreviewRetrieveTimezone
 from .v1_subscriptions_apprise_targets_update_response_200 import (
     V1SubscriptionsAppriseTargetsUpdateResponse200,
 )
@@ -226,7 +223,6 @@ __all__ = (
     "Estimate",
     "EventEnum",
     "ExportDocumentRequest",
-    "ExportScope",
     "FetchHealth",
     "FetchOutcomeCounts",
     "FieldErrorCode",
@@ -346,9 +342,7 @@ __all__ = (
     "V1AppriseTargetsCreateResponse201",
     "V1AppriseTargetsListResponse200",
     "V1AppriseTargetsTestCreateResponse200",
-    "V1BillingEstimateRetrieveTimezone",
     "V1ExportRetrieveResponse200",
-    "V1SchedulePreviewRetrieveTimezone",
     "V1SubscriptionsAppriseTargetsUpdateResponse200",
     "V1TransferRedeemCreateResponse200",
     "V1WatchesCreateResponse201",

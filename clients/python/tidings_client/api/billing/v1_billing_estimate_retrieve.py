@@ -7,9 +7,7 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.estimate import Estimate
-from ...models.v1_billing_estimate_retrieve_timezone import (
-    V1BillingEstimateRetrieveTimezone,
-)
+from ...models.timezone_enum import TimezoneEnum
 from ...types import UNSET, Response, Unset
 
 
@@ -17,8 +15,7 @@ def _get_kwargs(
     *,
     cron: str | Unset = UNSET,
     source_ids: str | Unset = UNSET,
-    timezone: V1BillingEstimateRetrieveTimezone
-    | Unset = V1BillingEstimateRetrieveTimezone.UTC,
+    timezone: TimezoneEnum | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -109,8 +106,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     cron: str | Unset = UNSET,
     source_ids: str | Unset = UNSET,
-    timezone: V1BillingEstimateRetrieveTimezone
-    | Unset = V1BillingEstimateRetrieveTimezone.UTC,
+    timezone: TimezoneEnum | Unset = UNSET,
 ) -> Response[Error | Estimate]:
     """Estimate a subscription's cost
 
@@ -126,8 +122,7 @@ def sync_detailed(
     Args:
         cron (str | Unset):
         source_ids (str | Unset):
-        timezone (V1BillingEstimateRetrieveTimezone | Unset):  Default:
-            V1BillingEstimateRetrieveTimezone.UTC.
+        timezone (TimezoneEnum | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -155,8 +150,7 @@ def sync(
     client: AuthenticatedClient,
     cron: str | Unset = UNSET,
     source_ids: str | Unset = UNSET,
-    timezone: V1BillingEstimateRetrieveTimezone
-    | Unset = V1BillingEstimateRetrieveTimezone.UTC,
+    timezone: TimezoneEnum | Unset = UNSET,
 ) -> Error | Estimate | None:
     """Estimate a subscription's cost
 
@@ -172,8 +166,7 @@ def sync(
     Args:
         cron (str | Unset):
         source_ids (str | Unset):
-        timezone (V1BillingEstimateRetrieveTimezone | Unset):  Default:
-            V1BillingEstimateRetrieveTimezone.UTC.
+        timezone (TimezoneEnum | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -196,8 +189,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     cron: str | Unset = UNSET,
     source_ids: str | Unset = UNSET,
-    timezone: V1BillingEstimateRetrieveTimezone
-    | Unset = V1BillingEstimateRetrieveTimezone.UTC,
+    timezone: TimezoneEnum | Unset = UNSET,
 ) -> Response[Error | Estimate]:
     """Estimate a subscription's cost
 
@@ -213,8 +205,7 @@ async def asyncio_detailed(
     Args:
         cron (str | Unset):
         source_ids (str | Unset):
-        timezone (V1BillingEstimateRetrieveTimezone | Unset):  Default:
-            V1BillingEstimateRetrieveTimezone.UTC.
+        timezone (TimezoneEnum | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -240,8 +231,7 @@ async def asyncio(
     client: AuthenticatedClient,
     cron: str | Unset = UNSET,
     source_ids: str | Unset = UNSET,
-    timezone: V1BillingEstimateRetrieveTimezone
-    | Unset = V1BillingEstimateRetrieveTimezone.UTC,
+    timezone: TimezoneEnum | Unset = UNSET,
 ) -> Error | Estimate | None:
     """Estimate a subscription's cost
 
@@ -257,8 +247,7 @@ async def asyncio(
     Args:
         cron (str | Unset):
         source_ids (str | Unset):
-        timezone (V1BillingEstimateRetrieveTimezone | Unset):  Default:
-            V1BillingEstimateRetrieveTimezone.UTC.
+        timezone (TimezoneEnum | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -6,14 +6,14 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
-from ...models.export_scope import ExportScope
+from ...models.transfer_scope_enum import TransferScopeEnum
 from ...models.v1_export_retrieve_response_200 import V1ExportRetrieveResponse200
 from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     *,
-    scope: ExportScope | Unset = ExportScope.EVERYTHING,
+    scope: TransferScopeEnum | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -88,7 +88,7 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-    scope: ExportScope | Unset = ExportScope.EVERYTHING,
+    scope: TransferScopeEnum | Unset = UNSET,
 ) -> Response[Error | V1ExportRetrieveResponse200]:
     """Export your data
 
@@ -102,7 +102,9 @@ def sync_detailed(
     your own things are ever answered (others' are 404).
 
     Args:
-        scope (ExportScope | Unset):  Default: ExportScope.EVERYTHING.
+        scope (TransferScopeEnum | Unset): * `saved` - Saved items only
+            * `saved_recent` - Saved items and recent briefs
+            * `everything` - Everything
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -126,7 +128,7 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-    scope: ExportScope | Unset = ExportScope.EVERYTHING,
+    scope: TransferScopeEnum | Unset = UNSET,
 ) -> Error | V1ExportRetrieveResponse200 | None:
     """Export your data
 
@@ -140,7 +142,9 @@ def sync(
     your own things are ever answered (others' are 404).
 
     Args:
-        scope (ExportScope | Unset):  Default: ExportScope.EVERYTHING.
+        scope (TransferScopeEnum | Unset): * `saved` - Saved items only
+            * `saved_recent` - Saved items and recent briefs
+            * `everything` - Everything
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -159,7 +163,7 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-    scope: ExportScope | Unset = ExportScope.EVERYTHING,
+    scope: TransferScopeEnum | Unset = UNSET,
 ) -> Response[Error | V1ExportRetrieveResponse200]:
     """Export your data
 
@@ -173,7 +177,9 @@ async def asyncio_detailed(
     your own things are ever answered (others' are 404).
 
     Args:
-        scope (ExportScope | Unset):  Default: ExportScope.EVERYTHING.
+        scope (TransferScopeEnum | Unset): * `saved` - Saved items only
+            * `saved_recent` - Saved items and recent briefs
+            * `everything` - Everything
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -195,7 +201,7 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-    scope: ExportScope | Unset = ExportScope.EVERYTHING,
+    scope: TransferScopeEnum | Unset = UNSET,
 ) -> Error | V1ExportRetrieveResponse200 | None:
     """Export your data
 
@@ -209,7 +215,9 @@ async def asyncio(
     your own things are ever answered (others' are 404).
 
     Args:
-        scope (ExportScope | Unset):  Default: ExportScope.EVERYTHING.
+        scope (TransferScopeEnum | Unset): * `saved` - Saved items only
+            * `saved_recent` - Saved items and recent briefs
+            * `everything` - Everything
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

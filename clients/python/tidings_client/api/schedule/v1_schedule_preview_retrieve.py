@@ -8,9 +8,7 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.schedule_preview import SchedulePreview
-from ...models.v1_schedule_preview_retrieve_timezone import (
-    V1SchedulePreviewRetrieveTimezone,
-)
+from ...models.timezone_enum import TimezoneEnum
 from ...types import UNSET, Response, Unset
 
 
@@ -19,8 +17,7 @@ def _get_kwargs(
     after: datetime.datetime | Unset = UNSET,
     count: int | Unset = 5,
     cron: str,
-    timezone: V1SchedulePreviewRetrieveTimezone
-    | Unset = V1SchedulePreviewRetrieveTimezone.UTC,
+    timezone: TimezoneEnum | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -102,8 +99,7 @@ def sync_detailed(
     after: datetime.datetime | Unset = UNSET,
     count: int | Unset = 5,
     cron: str,
-    timezone: V1SchedulePreviewRetrieveTimezone
-    | Unset = V1SchedulePreviewRetrieveTimezone.UTC,
+    timezone: TimezoneEnum | Unset = UNSET,
 ) -> Response[Error | SchedulePreview]:
     """Preview a cron schedule
 
@@ -117,8 +113,7 @@ def sync_detailed(
         after (datetime.datetime | Unset):
         count (int | Unset):  Default: 5.
         cron (str):
-        timezone (V1SchedulePreviewRetrieveTimezone | Unset):  Default:
-            V1SchedulePreviewRetrieveTimezone.UTC.
+        timezone (TimezoneEnum | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -148,8 +143,7 @@ def sync(
     after: datetime.datetime | Unset = UNSET,
     count: int | Unset = 5,
     cron: str,
-    timezone: V1SchedulePreviewRetrieveTimezone
-    | Unset = V1SchedulePreviewRetrieveTimezone.UTC,
+    timezone: TimezoneEnum | Unset = UNSET,
 ) -> Error | SchedulePreview | None:
     """Preview a cron schedule
 
@@ -163,8 +157,7 @@ def sync(
         after (datetime.datetime | Unset):
         count (int | Unset):  Default: 5.
         cron (str):
-        timezone (V1SchedulePreviewRetrieveTimezone | Unset):  Default:
-            V1SchedulePreviewRetrieveTimezone.UTC.
+        timezone (TimezoneEnum | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -189,8 +182,7 @@ async def asyncio_detailed(
     after: datetime.datetime | Unset = UNSET,
     count: int | Unset = 5,
     cron: str,
-    timezone: V1SchedulePreviewRetrieveTimezone
-    | Unset = V1SchedulePreviewRetrieveTimezone.UTC,
+    timezone: TimezoneEnum | Unset = UNSET,
 ) -> Response[Error | SchedulePreview]:
     """Preview a cron schedule
 
@@ -204,8 +196,7 @@ async def asyncio_detailed(
         after (datetime.datetime | Unset):
         count (int | Unset):  Default: 5.
         cron (str):
-        timezone (V1SchedulePreviewRetrieveTimezone | Unset):  Default:
-            V1SchedulePreviewRetrieveTimezone.UTC.
+        timezone (TimezoneEnum | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -233,8 +224,7 @@ async def asyncio(
     after: datetime.datetime | Unset = UNSET,
     count: int | Unset = 5,
     cron: str,
-    timezone: V1SchedulePreviewRetrieveTimezone
-    | Unset = V1SchedulePreviewRetrieveTimezone.UTC,
+    timezone: TimezoneEnum | Unset = UNSET,
 ) -> Error | SchedulePreview | None:
     """Preview a cron schedule
 
@@ -248,8 +238,7 @@ async def asyncio(
         after (datetime.datetime | Unset):
         count (int | Unset):  Default: 5.
         cron (str):
-        timezone (V1SchedulePreviewRetrieveTimezone | Unset):  Default:
-            V1SchedulePreviewRetrieveTimezone.UTC.
+        timezone (TimezoneEnum | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
