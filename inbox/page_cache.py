@@ -94,17 +94,19 @@ def render_page(request: HttpRequest, template: str, context: dict, *, status: i
     return response
 
 
-def _key(request: HttpRequest) -> str:
-    preference = getattr(request, "preference", None)
-    parts = [
-        str(request.user.pk),
-        str(preference.inbox_version if preference else 0),
-        preference.timezone if preference else "UTC",
-        translation.get_language() or "",
-        request.get_full_path(),
-    ]
+def _key(kind: str, request, version: int, zone: str, path: str) -> str:
+    """The cache key of one user's page: it changes with their Inbox (`version`), time zone,
+    language and the page's path and query."""
+    parts = [str(request.user.pk), str(version), zone, translation.get_language() or "", path]
     digest = hashlib.sha256("\n".join(parts).encode()).hexdigest()
-    return f"inbox-page:{request.user.pk}:{digest}"
+    return f"{kind}:{request.user.pk}:{digest}"
+
+
+def _page_key(request: HttpRequest) -> str:
+    preference = getattr(request, "preference", None)
+    version = preference.inbox_version if preference else 0
+    zone = preference.timezone if preference else "UTC"
+    return _key("inbox-page", request, version, zone, request.get_full_path())
 
 
 def cached_page(request: HttpRequest, build: Callable[[], tuple[str, dict, bool]]) -> HttpResponse:
@@ -117,7 +119,7 @@ def cached_page(request: HttpRequest, build: Callable[[], tuple[str, dict, bool]
         and request.method == "GET"
         and not len(messages.get_messages(request))
     )
-    key = _key(request) if usable else ""
+    key = _page_key(request) if usable else ""
     html = cache.get(key) if usable else None
     if html is None:
         template, context, cacheable = build()
@@ -155,15 +157,10 @@ def cached_api_page(request, build: Callable[[], T], *, cacheable: bool = True) 
     preference = _known_preference(request) if cacheable else None
     if settings.INBOX_PAGE_CACHE_SECONDS <= 0 or preference is None:
         return build()
-    parts = [
-        str(request.user.pk),
-        str(preference.inbox_version),
-        timezone.get_current_timezone_name(),
-        translation.get_language() or "",
-        request.META.get("QUERY_STRING", ""),
-    ]
-    digest = hashlib.sha256("\n".join(parts).encode()).hexdigest()
-    key = f"inbox-api:{request.user.pk}:{digest}"
+    zone = timezone.get_current_timezone_name()
+    key = _key(
+        "inbox-api", request, preference.inbox_version, zone, request.META.get("QUERY_STRING", "")
+    )
     page = cache.get(key)
     if page is None:
         page = build()
