@@ -269,6 +269,8 @@ def test_the_inbox_works_with_javascript_off(live_server, browser):
         # The keyboard help needs JavaScript, so its button stays hidden.
         assert not page.locator("[data-shortcuts-open]").is_visible()
         page.get_by_role("link", name="Saved", exact=True).click()
+        # A click returns once the navigation commits; wait for the page to load before counting.
+        page.wait_for_url(f"{live_server.url}/inbox/?show=saved")
         assert page.locator("[data-item]").count() == 1
         page.locator(f"#{item_id} button[data-action=read]").click()
         page.wait_for_url(re.compile(rf"show=saved#{item_id}$"))
