@@ -17,11 +17,17 @@ a page is stored only when the request asked for it exactly as the view names it
 a page number in another spelling are rendered but never stored, so a stranger cannot fill
 the shared cache (Redis in production) with copies, nor get a link of theirs into a page
 served to everyone.
+
+Only the paths a public page can have are looked up or stored (`is_public_path`): the API,
+the console and anything unmatched go straight on, so a stranger's path (`/api/v1/x%00`,
+`/inbox/…`) costs no cache round trip and never becomes a key. Keys hash the path anyway
+(topics/page_cache.py).
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from functools import wraps
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
@@ -37,6 +43,15 @@ from topics import page_cache
 PUBLIC_MAX_AGE = 300
 _NOT_REPLAYED = {"set-cookie", "content-length"}
 _CANONICAL_ATTRIBUTE = "_public_page_canonical"
+# The home page, the topic list, a topic and an edition (topics/urls.py): the only views
+# wrapped in `public_page`. A view wrapped at another path would be rendered, never stored
+# (tests/topics/test_pages.py asserts each of the four is).
+_PUBLIC_PATH = re.compile(r"/(topics(/[-\w]+(/editions/[-\w]+)?)?)?", re.ASCII)
+
+
+def is_public_path(path: str) -> bool:
+    """Could `path` (a path_info, no query) be a page in the shared cache?"""
+    return _PUBLIC_PATH.fullmatch(path) is not None
 
 
 def normalized_path(path: str, query_items) -> str:
@@ -92,7 +107,9 @@ def public_page(view):
         response = view(request, *args, **kwargs)
         if response.status_code != 200 or response.cookies:
             return response
-        if getattr(request, _CANONICAL_ATTRIBUTE, request.path) != requested:
+        if getattr(request, _CANONICAL_ATTRIBUTE, request.path) != requested or not is_public_path(
+            request.path_info
+        ):
             # Not the page as the view names it: answered, never stored.
             patch_cache_control(response, public=True, max_age=PUBLIC_MAX_AGE)
             return response
@@ -123,7 +140,7 @@ class PublicPageCacheMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        if shareable(request):
+        if shareable(request) and is_public_path(request.path_info):
             language = get_language_from_request(request)
             entry = cache.get(page_cache.page_key(_request_path(request), language))
             if entry is not None:

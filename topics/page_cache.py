@@ -5,6 +5,8 @@ the version doubles as the ETag seed."""
 
 from __future__ import annotations
 
+import hashlib
+
 from django.core.cache import cache
 from django.db import transaction
 
@@ -30,4 +32,7 @@ def invalidate() -> None:
 
 
 def page_key(path: str, language: str) -> str:
-    return f"topics:page:{version()}:{language}:{path}"
+    """The path (with its query) is hashed: a request can name any path, NUL and newlines
+    included, and memcached refuses keys with control characters, spaces or over 250 bytes."""
+    digest = hashlib.sha256(path.encode("utf-8", "surrogatepass")).hexdigest()
+    return f"topics:page:{version()}:{language}:{digest}"
