@@ -165,6 +165,10 @@ if WORK_HEARTBEAT_SECONDS * 2 > WORK_LEASE_SECONDS:
         f"WORK_HEARTBEAT_SECONDS={WORK_HEARTBEAT_SECONDS} must be at most half of "
         f"WORK_LEASE_SECONDS={WORK_LEASE_SECONDS}, so one missed beat does not lose a lease."
     )
+# A text watch whose check was claimed this many times in a row without finishing (a page
+# that kills its worker: out of memory, a timeout) is not tried again until an interval later,
+# and the reason is shown to its owner as the watch's error (docs/watches.md).
+WATCH_CHECK_ATTEMPTS = env_int("WATCH_CHECK_ATTEMPTS", 3, minimum=1)
 
 # django-q2 delivers a task at least once: a task that outlives `timeout` is killed and handed
 # out again after `retry`, so retry must exceed timeout and every task must be idempotent.

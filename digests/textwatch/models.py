@@ -61,6 +61,9 @@ class TextWatch(models.Model):
     last_error = models.CharField(max_length=500, blank=True)
     # The owner was told the watch is failing (once per failing streak, not every check).
     error_notified_at = models.DateTimeField(null=True, blank=True)
+    # Claims in a row whose check never finished (its worker died, timed out or its task was
+    # lost): at WATCH_CHECK_ATTEMPTS the next claim gives up until an interval later.
+    unfinished_checks = models.PositiveSmallIntegerField(default=0)
     # Where a change is told: the Inbox through this watch's own subscription (its runs are
     # the Inbox items; email / Web Push / webhooks follow that subscription's settings).
     notifier = models.OneToOneField(

@@ -15,7 +15,10 @@ check retried after the commit finds the text unchanged.
 
 Failures: `ERROR_AFTER` failed checks in a row turn the watch's status to `error` and tell its
 owner once (an Inbox item); it keeps being checked, and the first good check makes it active
-again (and a later failing streak is told again).
+again (and a later failing streak is told again). A check that never finishes (its worker
+killed: a page too large for its memory) is claimed again once per lease, at most
+`WATCH_CHECK_ATTEMPTS` times in a row; then the claim gives up, records one failed check with
+the reason, and the watch waits an interval (`claim`, `unfinished_checks`).
 """
 
 from __future__ import annotations
@@ -25,8 +28,9 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.conf import settings as conf
 from django.db import DatabaseError, transaction
-from django.db.models import Q
+from django.db.models import Case, F, Q, Value, When
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
@@ -358,6 +362,7 @@ def update_watch(watch: TextWatch, data: dict, *, now: datetime) -> TextWatch:
                 _prune(locked)
             locked.last_checked_at = now
             locked.error_count, locked.last_error, locked.error_notified_at = 0, "", None
+            locked.unfinished_checks = 0  # a new page, or a new part: a new count
             if locked.status == TextWatch.Status.ERROR:
                 locked.status = TextWatch.Status.ACTIVE
         locked.save()
@@ -418,7 +423,11 @@ def claim(watch_id: int, *, now: datetime) -> TextWatch | None:
     it at once); the check renews it while it runs and, once done, moves it an interval on
     (`_checked`). A check whose worker died, or whose task was lost, leaves the watch due again
     when the lease runs out, and the next tick checks it again. The returned watch's
-    `next_check_at` is the claim's token (`check_claimed`'s `claimed_until`)."""
+    `next_check_at` is the claim's token (`check_claimed`'s `claimed_until`).
+
+    Each claim counts one `unfinished_checks`; a finished check (`_checked`) sets it back to 0.
+    A watch claimed WATCH_CHECK_ATTEMPTS times in a row without a finished check (a page that
+    kills its worker every time) is not claimed again: `_give_up`."""
     watch = TextWatch.objects.filter(pk=watch_id).first()
     if watch is None or watch.next_check_at is None or watch.next_check_at > now:
         return None
@@ -427,9 +436,12 @@ def claim(watch_id: int, *, now: datetime) -> TextWatch | None:
             status=TextWatch.Status.COMPLETED, next_check_at=None
         )
         return None
+    if watch.unfinished_checks >= conf.WATCH_CHECK_ATTEMPTS:
+        _give_up(watch, now=now)
+        return None
     retry_at = leases.lease_until(now)
     taken = TextWatch.objects.filter(pk=watch.pk, next_check_at=watch.next_check_at).update(
-        next_check_at=retry_at
+        next_check_at=retry_at, unfinished_checks=F("unfinished_checks") + 1
     )
     if not taken:
         return None
@@ -438,15 +450,44 @@ def claim(watch_id: int, *, now: datetime) -> TextWatch | None:
 
 
 def _checked(watch: TextWatch, *, now: datetime) -> None:
-    """The claimed check is over: the next one is an interval on. Only while the watch still
-    holds a lease value (anything before `now + interval`): an edit, a pause or a completion
-    made meanwhile keeps the time it set."""
+    """The claimed check is over (its streak of unfinished claims too): the next one is an
+    interval on. Only while the watch still holds a lease value (anything before `now +
+    interval`): an edit, a pause or a completion made meanwhile keeps the time it set."""
     following = now + timedelta(minutes=watch.check_interval_minutes)
-    TextWatch.objects.filter(
-        pk=watch.pk,
+    leased = Q(
         status__in=(TextWatch.Status.ACTIVE, TextWatch.Status.ERROR),
         next_check_at__lt=following,
-    ).update(next_check_at=following)
+    )
+    TextWatch.objects.filter(pk=watch.pk).update(
+        unfinished_checks=0,
+        next_check_at=Case(When(leased, then=Value(following)), default=F("next_check_at")),
+    )
+
+
+def _give_up(watch: TextWatch, *, now: datetime) -> None:
+    """`watch` was claimed WATCH_CHECK_ATTEMPTS times in a row and no check finished: its
+    worker died each time (a page too large for a worker's memory, a parse that outlives the
+    task's timeout) or its tasks were lost. Claiming it again would fetch it once per lease for
+    ever, so this counts as one failed check — the reason shown to the owner as the watch's
+    error, and told once the failures make a streak (`ERROR_AFTER`) — and the next try is an
+    interval on."""
+    message = _(
+        "The check stopped before it finished %(count)d times in a row (the page may be too "
+        "large or too slow to read). It is tried again at the next interval."
+    ) % {"count": watch.unfinished_checks}
+    with transaction.atomic():
+        locked = (
+            TextWatch.objects.select_for_update()
+            .filter(pk=watch.pk, next_check_at=watch.next_check_at)
+            .first()
+        )
+        if locked is None:
+            return  # another ticker gave up on it first, or it was edited meanwhile
+        locked.unfinished_checks = 0
+        locked.next_check_at = now + timedelta(minutes=locked.check_interval_minutes)
+        run = _record_failure(locked, message, now=now, also=("unfinished_checks", "next_check_at"))
+    if run is not None:
+        _hand_out(run)
 
 
 def hand_out_due(*, now: datetime, send, limit: int = DUE_BATCH) -> list[int]:
@@ -579,34 +620,44 @@ def _prune(watch: TextWatch) -> None:
 
 def _failed(watch: TextWatch, message: str, *, now: datetime) -> CheckOutcome:
     message = message[:500]
-    run = None
     with transaction.atomic():
         locked = TextWatch.objects.select_for_update().get(pk=watch.pk)
         if _compared_settings(locked) != _compared_settings(watch):
             return CheckOutcome(ok=False, error=message)  # the old settings failed, not these
-        locked.error_count += 1
-        locked.last_error = message
-        locked.last_checked_at = now
-        if locked.error_count >= ERROR_AFTER:
-            locked.status = TextWatch.Status.ERROR
-            if locked.error_notified_at is None:
-                locked.error_notified_at = now
-                run = _tell(
-                    locked,
-                    title=_("Watch failing: %(name)s") % {"name": locked.name},
-                    summary=_("The last %(count)d checks failed. The last error: %(error)s")
-                    % {"count": locked.error_count, "error": message},
-                    key=f"error-{now:%Y%m%d%H%M%S}",
-                    now=now,
-                )
-        locked.save(
-            update_fields=[
-                "error_count", "last_error", "last_checked_at", "status", "error_notified_at",
-            ]
-        )  # fmt: skip
+        run = _record_failure(locked, message, now=now)
     if run is not None:
         _hand_out(run)
     return CheckOutcome(ok=False, error=message)
+
+
+def _record_failure(
+    locked: TextWatch, message: str, *, now: datetime, also: tuple[str, ...] = ()
+) -> Run | None:
+    """One failed check of the watch locked by the caller's transaction: saved with the
+    fields in `also`; after ERROR_AFTER in a row the owner is told once (the run returned, to
+    hand out after the commit)."""
+    run = None
+    locked.error_count += 1
+    locked.last_error = message[:500]
+    locked.last_checked_at = now
+    if locked.error_count >= ERROR_AFTER:
+        locked.status = TextWatch.Status.ERROR
+        if locked.error_notified_at is None:
+            locked.error_notified_at = now
+            run = _tell(
+                locked,
+                title=_("Watch failing: %(name)s") % {"name": locked.name},
+                summary=_("The last %(count)d checks failed. The last error: %(error)s")
+                % {"count": locked.error_count, "error": locked.last_error},
+                key=f"error-{now:%Y%m%d%H%M%S}",
+                now=now,
+            )
+    locked.save(
+        update_fields=[
+            "error_count", "last_error", "last_checked_at", "status", "error_notified_at", *also,
+        ]
+    )  # fmt: skip
+    return run
 
 
 def _tell(watch: TextWatch, *, title: str, summary: str, key: str, now: datetime) -> Run | None:

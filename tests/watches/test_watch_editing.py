@@ -301,3 +301,92 @@ def test_a_check_whose_worker_died_is_made_again_after_its_lease_and_told_once(
     shop.refresh_from_db()
     assert shop.next_check_at == later + HOUR
     assert service.hand_out_due(now=later + lease * 2, send=handed.__setitem__) == []
+
+
+def die(watch_id, now, handed):
+    """The tick claims the watch and its worker dies mid-check (nothing finishes)."""
+    assert service.hand_out_due(now=now, send=handed.__setitem__) == [watch_id]
+
+
+def test_a_check_that_kills_its_worker_every_time_stops_after_its_attempts_and_says_why(
+    serve, alice, client, now, settings
+):
+    """A page that kills its worker every time (out of memory) was fetched again once per lease
+    for ever. Now WATCH_CHECK_ATTEMPTS claims in a row without a finished check are the last:
+    the next claim records one failed check with the reason, shown to the owner where a
+    watch's errors are, and the watch waits an interval."""
+    settings.WORK_LEASE_SECONDS = 45
+    settings.WATCH_CHECK_ATTEMPTS = 3
+    lease, second = timedelta(seconds=45), timedelta(seconds=1)
+    shop = watch_of(alice, serve(page()), now)
+    handed = {}
+    at = now + 2 * HOUR
+    for _ in range(3):
+        die(shop.pk, at, handed)
+        at += lease
+    assert service.hand_out_due(now=at, send=handed.__setitem__) == []  # given up
+    shop.refresh_from_db()
+    assert shop.next_check_at == at + HOUR
+    assert (shop.unfinished_checks, shop.error_count, shop.status) == (0, 1, "active")
+    assert "stopped before it finished 3 times in a row" in shop.last_error
+    client.force_login(alice)
+    for path in ["/watches/", f"/watches/{shop.pk}/"]:
+        assert "stopped before it finished 3 times" in client.get(path).content.decode()
+    assert service.hand_out_due(now=at + HOUR - second, send=handed.__setitem__) == []
+
+    # An interval later it is tried again; a check that finishes ends both streaks.
+    serve(page(price="3.00"))
+    at += HOUR
+    die(shop.pk, at, handed)
+    at += lease
+    assert service.hand_out_due(now=at, send=handed.__setitem__) == [shop.pk]
+    assert service.check_claimed(shop.pk, now=at, claimed_until=handed[shop.pk]).notified
+    shop.refresh_from_db()
+    assert (shop.unfinished_checks, shop.error_count, shop.last_error) == (0, 0, "")
+    assert shop.next_check_at == at + HOUR
+
+
+def test_checks_that_die_in_every_interval_become_a_failing_watch_told_once(
+    serve, alice, now, settings
+):
+    settings.WORK_LEASE_SECONDS = 45
+    settings.WATCH_CHECK_ATTEMPTS = 2
+    lease = timedelta(seconds=45)
+    shop = watch_of(alice, serve(page()), now)
+    handed = {}
+    at = now + 2 * HOUR
+    for _ in range(service.ERROR_AFTER + 1):
+        die(shop.pk, at, handed)
+        die(shop.pk, at + lease, handed)
+        assert service.hand_out_due(now=at + 2 * lease, send=handed.__setitem__) == []
+        at += 2 * lease + HOUR
+    shop.refresh_from_db()
+    assert shop.status == TextWatch.Status.ERROR and shop.error_count == service.ERROR_AFTER + 1
+    [notice] = items_of(alice)
+    assert notice.title == "Watch failing: Shop"
+    assert "stopped before it finished 2 times in a row" in notice.summary
+
+
+def test_a_finished_check_starts_the_count_of_unfinished_ones_again(serve, alice, now, settings):
+    """Two deaths, a finished check (a failed one counts as finished), two deaths: never
+    given up, because the attempts are counted in a row."""
+    settings.WORK_LEASE_SECONDS = 45
+    settings.WATCH_CHECK_ATTEMPTS = 3
+    lease = timedelta(seconds=45)
+    shop = watch_of(alice, serve(page()), now)
+    handed = {}
+    at = now + 2 * HOUR
+    die(shop.pk, at, handed)
+    die(shop.pk, at + lease, handed)
+    TextWatch.objects.filter(pk=shop.pk).update(url=shop.url.replace("/shop", "/missing"))
+    assert service.hand_out_due(now=at + 2 * lease, send=handed.__setitem__) == [shop.pk]
+    outcome = service.check_claimed(shop.pk, now=at + 2 * lease, claimed_until=handed[shop.pk])
+    assert not outcome.ok
+    shop.refresh_from_db()
+    assert shop.unfinished_checks == 0 and shop.error_count == 1
+    at = shop.next_check_at
+    die(shop.pk, at, handed)
+    die(shop.pk, at + lease, handed)
+    assert service.hand_out_due(now=at + 2 * lease, send=handed.__setitem__) == [shop.pk]
+    shop.refresh_from_db()
+    assert shop.unfinished_checks == 3 and "stopped" not in shop.last_error
