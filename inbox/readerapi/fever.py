@@ -8,9 +8,13 @@ is a group (its id + 1) holding the subscriptions that read its sources (labels.
 "Tidings", holds the feeds in no folder and the Briefs feed. A wrong key answers `auth: 0`
 (the protocol's way), a malformed parameter 400 with `error` naming it.
 
-Briefs' ids are above every item's, so a client that walks `since_id` and keeps the highest
-id it saw would then skip the items that come later: briefs are served by `with_ids` and
-`max_id` (and listed in `unread_item_ids` and `saved_item_ids`), never in a `since_id` walk.
+Every page keeps Fever's rules: `since_id` gives ids above it, ascending; `max_id` ids below
+it, descending (0: from the newest, "or 0 initially" in Fever's documentation); `with_ids`
+those ids. Briefs' ids are above every item's, so a client that walks `since_id` from an item
+and keeps the highest id it saw would, once given a brief, skip every item that comes later:
+a `since_id` below the briefs' ids walks the items only. Briefs come through `with_ids` (after
+`unread_item_ids` / `saved_item_ids`, which list them) and `max_id`; a `since_id` that is a
+brief's id walks the newer briefs (no item is above it).
 """
 
 from __future__ import annotations
@@ -160,8 +164,9 @@ def _brief(request, run) -> dict:
 
 
 def _items(request, user) -> dict:
-    """50 items: after `since_id` (oldest first, items only), before `max_id` (newest
-    first: briefs, then items), or those of `with_ids`; the oldest 50 without any."""
+    """50 items: after `since_id` (oldest first; items only below the briefs' ids, briefs only
+    from one), before `max_id` (newest first: briefs, then items; 0 from the newest), or those
+    of `with_ids`; the oldest 50 items without any."""
     query = request.GET
     # The user's runs as a subquery too (the same rows): SQLite then walks the items in id
     # order from since_id instead of sorting all the user's items on every page.
@@ -176,11 +181,18 @@ def _items(request, user) -> dict:
         runs = runs.order_by("pk")
     elif "max_id" in query:
         before = streams.parse_int(query["max_id"], "max_id")
-        items = items.filter(pk__lt=before).order_by("-pk")
-        runs = briefs.after(briefs.all_briefs(user), before, oldest_first=False).order_by("-pk")
+        items, runs = items.order_by("-pk"), briefs.all_briefs(user).order_by("-pk")
+        if before:  # 0: "the lowest id of locally cached items (or 0 initially)", the newest
+            items = items.filter(pk__lt=before)
+            runs = briefs.after(runs, before, oldest_first=False)
     elif "since_id" in query:
-        items = items.filter(pk__gt=streams.parse_int(query["since_id"], "since_id"))
-        items = items.order_by("pk")
+        since = streams.parse_int(query["since_id"], "since_id")
+        if briefs.is_brief(since):
+            items = items.none()
+            runs = briefs.after(briefs.all_briefs(user), since, oldest_first=True)
+            runs = runs.order_by("pk")
+        else:
+            items = items.filter(pk__gt=since).order_by("pk")
     else:
         items = items.order_by("pk")
     newest_first = "max_id" in query and "with_ids" not in query

@@ -161,6 +161,38 @@ def test_a_fever_client_gets_and_marks_briefs(alice, briefs):
     assert refused.status_code == 400 and refused.json()["error"].startswith("id:")
 
 
+def test_fever_item_pages_keep_the_protocols_id_rules_with_briefs_in_them(alice, briefs):
+    """Fever: `since_id` gives ids above it, ascending; `max_id` ids below it, descending, and
+    0 "initially" (the newest); `with_ids` those ids. Briefs' ids (2**40 + the run's) are above
+    every item's, so a `since_id` below them walks the items only: a brief in that walk would
+    move the client's highest id past every item delivered later. A `since_id` that is a
+    brief's (a client that keeps the highest id it got from `with_ids`) walks the newer
+    briefs, never nothing."""
+    fever = FeverClient(alice, app_password(alice))
+
+    def ids(**query) -> list[int]:
+        return [item["id"] for item in fever("items", **query)["items"]]
+
+    everything = sorted(int(i) for i in fever("unread_item_ids")["unread_item_ids"].split(","))
+    items = [i for i in everything if i < BASE]
+    brief_ids = [i for i in everything if i >= BASE]
+    assert len(items) == 7 and brief_ids == [brief_id(run) for run in briefs]
+
+    assert ids() == items  # no argument: the oldest, as since_id=0
+    for since in [0, *items, BASE - 1, BASE, *brief_ids, 2 * BASE]:
+        got = ids(since_id=since)
+        assert got == sorted(got) and all(i > since for i in got), since
+        below_briefs = since < BASE
+        assert got == [i for i in (items if below_briefs else brief_ids) if i > since], since
+
+    for before in [0, *everything, BASE, 2 * BASE]:
+        got = ids(max_id=before)
+        assert got == [i for i in reversed(everything) if not before or i < before], before
+
+    for wanted in [everything[:2], brief_ids, [items[3], brief_ids[1]], everything]:
+        assert ids(with_ids=",".join(map(str, wanted))) == sorted(wanted)
+
+
 def test_reading_a_brief_on_its_page_marks_it_read_in_the_apps(client, alice, bob, briefs, now):
     pg, rust = briefs
     app = GReader("alice@example.com", app_password(alice))
