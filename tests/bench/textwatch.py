@@ -36,7 +36,6 @@ import statistics
 import threading
 import time
 from datetime import UTC, datetime, timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from django.db import close_old_connections, connection
 from django.test import override_settings
@@ -46,10 +45,12 @@ from digests.textwatch.diffing import diff_texts
 from digests.textwatch.models import TextWatch
 from ingest.fetching import fetch
 from tests.conftest import FixtureServer, make_user
+from tests.slow_page import SlowPage
 
 VERSIONS = {"smoke": 50, "small": 100, "full": 400}
 TICK_WATCHES = 20
 SLOW_SECONDS = 3.0
+SLOW_PAGE = "<html><body><div id='main'>{text}</div></body></html>"
 TICK_WORKERS = 2
 TRUE_KINDS = ("price", "changelog", "edit", "reorder")
 NOISE_KINDS = ("script", "indent", "footer", "sidebar", "viewed")
@@ -195,24 +196,8 @@ def run(size: str = "full") -> dict:
     }
 
 
-class _SlowPage(BaseHTTPRequestHandler):
-    def do_GET(self):
-        time.sleep(SLOW_SECONDS)
-        body = b"<html><body><div id='main'>Slow</div></body></html>"
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
-
-
 def _tick_with_a_slow_page(server, user, at: datetime) -> dict:
-    slow = ThreadingHTTPServer(("127.0.0.1", 0), _SlowPage)
-    threading.Thread(target=slow.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-    try:
+    with SlowPage("Slow", latency=SLOW_SECONDS, template=SLOW_PAGE) as slow:
         html = "<html><body><div id='main'>Price 10</div></body></html>"
         fast_url = server.add("/fast", html, Content_Type="text/html; charset=utf-8")
         ids = []
@@ -224,9 +209,7 @@ def _tick_with_a_slow_page(server, user, at: datetime) -> dict:
             ids.append(watch.pk)
         slow_id = ids[0]
         # The slow page's watch comes first in the due order, as the worst case.
-        TextWatch.objects.filter(pk=slow_id).update(
-            url=f"http://localhost:{slow.server_address[1]}/slow", next_check_at=at
-        )
+        TextWatch.objects.filter(pk=slow_id).update(url=slow.url, next_check_at=at)
         due = at + timedelta(days=1)
 
         def rewind() -> None:
@@ -263,9 +246,6 @@ def _tick_with_a_slow_page(server, user, at: datetime) -> dict:
         for thread in threads:
             thread.join()
         fast = [seconds for pk, seconds in finished.items() if pk != slow_id]
-    finally:
-        slow.shutdown()
-        slow.server_close()
     return {
         "watches": TICK_WATCHES,
         "slow_page_s": SLOW_SECONDS,

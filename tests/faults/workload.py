@@ -4,7 +4,6 @@ and the checks that nothing is stuck, lost or done twice."""
 
 from __future__ import annotations
 
-import contextlib
 import threading
 import time
 from collections import Counter
@@ -28,6 +27,7 @@ from ingest.models import FetchLog, Source, UserSource, config_hash
 from tests.bench.feed_server import feed_body
 from tests.digests.fake_anthropic import FakeAnthropic, default_answer
 from tests.factories import add_item
+from tests.slow_page import SlowPage
 from tests.smtp_server import LoopbackSMTPServer
 from topics.models import Edition, EditionItem, Topic
 
@@ -105,50 +105,6 @@ class SlowFeeds:
 
     def url(self, number: int) -> str:
         return f"http://localhost:{self.port}/f{number:04d}.xml"
-
-
-class SlowPage:
-    """One page at http://localhost:<port>/page whose text the test sets (`text`), answered
-    `latency` seconds late; counts the requests for it (robots.txt is a quick 404)."""
-
-    def __init__(self, text: str, *, latency: float = 0.0):
-        self.text = text
-        self.latency = latency
-        self.requests = 0
-        page = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self):
-                if self.path != "/page":
-                    self.send_error(404)
-                    return
-                page.requests += 1
-                time.sleep(page.latency)
-                body = f"<html><body><p id='price'>{page.text}</p></body></html>".encode()
-                # The worker that asked may have been killed while it waited: nobody to answer.
-                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
-                    self.send_response(200)
-                    self.send_header("Content-Type", "text/html; charset=utf-8")
-                    self.send_header("Content-Length", str(len(body)))
-                    self.end_headers()
-                    self.wfile.write(body)
-
-            def log_message(self, *args):
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.url = f"http://localhost:{self.httpd.server_address[1]}/page"
-
-    def __enter__(self) -> SlowPage:
-        threading.Thread(
-            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        ).start()
-        return self
-
-    def __exit__(self, *exc_info) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
 
 
 def due_text_watch(page: SlowPage, *, now: datetime) -> TextWatch:
