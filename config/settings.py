@@ -358,6 +358,9 @@ SPECTACULAR_SETTINGS = {
     "JSON; every error has the shape of the `Error` component; every collection is a page "
     "`{next, previous, results}` read with the `cursor` of its links.",
     "VERSION": "1",
+    # OpenAPI 3.1: JSON Schema 2020-12 (a nullable field is `type: [..., "null"]`) and a
+    # `webhooks` section for what a subscription's webhook receives.
+    "OAS_VERSION": "3.1.0",
     # Operation ids are named from the path after /api/ (v1_subscriptions_run_create), whatever
     # else the site serves outside it (/mcp).
     "SCHEMA_PATH_PREFIX": r"/api/",
@@ -384,7 +387,7 @@ SPECTACULAR_SETTINGS = {
         "config.api.descriptions.describe_operations",
         # Tested examples of every operation (after the errors' content is set).
         "config.api.examples.add_examples",
-        # What a subscription's webhook receives: `x-webhooks` (OpenAPI 3.1's `webhooks`).
+        # What a subscription's webhook receives: `webhooks`, each event with a signed example.
         "digests.delivery.webhook_schema.document_webhooks",
         # Distinct names for enum values a generated client would confuse (Etc/GMT+1, -1).
         "config.api.enum_names.name_colliding_enum_values",
