@@ -46,6 +46,30 @@ def test_the_schema_is_openapi_3_1_without_3_0_keywords(schema):
     assert {"nullable", "x-webhooks", "x-nullable"} & set(keys(schema)) == set()
 
 
+def test_no_success_answer_is_an_untyped_object(schema):
+    """Each JSON success answer says its fields (a bare `object` let any answer pass the
+    examples replay and the fuzzer's schema check; watches, Apprise and the admin stats did)."""
+    components = schema["components"]["schemas"]
+
+    def resolved(rule):
+        while "$ref" in rule:
+            rule = components[rule["$ref"].rsplit("/", 1)[-1]]
+        return rule
+
+    untyped = []
+    for path, method, operation in operations(schema):
+        for status, answer in operation["responses"].items():
+            media = answer.get("content", {}).get("application/json")
+            if not status.startswith("2") or media is None:
+                continue
+            rule = resolved(media["schema"])
+            if rule.get("type") == "array":
+                rule = resolved(rule["items"])
+            if not rule.get("properties"):
+                untyped.append(f"{method.upper()} {path} {status}")
+    assert untyped == []
+
+
 def test_every_operation_documents_its_errors_with_the_error_component(schema):
     for path, method, operation in operations(schema):
         responses = operation["responses"]
