@@ -7,8 +7,8 @@ import re
 from datetime import UTC, datetime
 
 from django.utils import timezone
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
+    OpenApiExample,
     OpenApiParameter,
     extend_schema,
     extend_schema_field,
@@ -179,15 +179,72 @@ def _instant(params, name: str, default: datetime) -> datetime:
         ) from None
 
 
+class OperationSpendSerializer(serializers.Serializer):
+    count = serializers.IntegerField(help_text="Operations charged.")
+    cache_hits = serializers.IntegerField(help_text="Of them, answered from the cache.")
+    credits = serializers.IntegerField(help_text="What they cost at the operation's price.")
+
+
+class KindTotalSerializer(serializers.Serializer):
+    count = serializers.IntegerField(help_text="Transactions of this kind.")
+    credits = serializers.IntegerField(help_text="Their sum (negative for charges).")
+
+
+class TopUserSerializer(serializers.Serializer):
+    email = serializers.CharField()
+    tier = serializers.CharField()
+    spent = serializers.IntegerField(help_text="Credits spent in the period.")
+    runs = serializers.IntegerField(help_text="Runs charged in the period.")
+
+
+class PlatformSpendSerializer(serializers.Serializer):
+    editions = serializers.IntegerField(help_text="Public topic editions paid by the platform.")
+    credits = serializers.IntegerField(help_text="What they cost.")
+
+
+class BillingStatsSerializer(serializers.Serializer):
+    since = serializers.DateTimeField(help_text="The period's start (included).")
+    until = serializers.DateTimeField(help_text="The period's end (excluded).")
+    spent = serializers.IntegerField(help_text="Credits users spent: charges less refunds.")
+    by_kind = serializers.DictField(
+        child=KindTotalSerializer(), help_text="Every transaction kind seen in the period."
+    )
+    by_operation = serializers.DictField(
+        child=OperationSpendSerializer(), help_text="Per priced operation (search, crawl…)."
+    )
+    by_tier = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Credits spent per tier with any spend."
+    )
+    top_users = TopUserSerializer(many=True, help_text="The 20 users who spent most.")
+    platform = PlatformSpendSerializer()
+    accounts_by_tier = serializers.DictField(
+        child=serializers.IntegerField(), help_text="User accounts per tier, every tier."
+    )
+
+
+_PERIOD_START = OpenApiExample("November", value="2026-11-01T00:00:00Z")
+_PERIOD_END = OpenApiExample("November", value="2026-12-01T00:00:00Z")
+
+
 class AdminBillingStatsView(APIView):
     permission_classes = [IsStaffToken]
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("since", str, description="From (ISO 8601; default: month start)."),
-            OpenApiParameter("until", str, description="Until (ISO 8601; default: now)."),
+            OpenApiParameter(
+                "since",
+                str,
+                description="From (ISO 8601; default: month start).",
+                examples=[_PERIOD_START],
+            ),
+            OpenApiParameter(
+                "until",
+                str,
+                description="Until (ISO 8601; default: now).",
+                examples=[_PERIOD_END],
+            ),
         ],
-        responses=OpenApiTypes.OBJECT,
+        responses=BillingStatsSerializer,
         description="Credits spent (charges less refunds) in total, by operation kind, by "
         "tier and by user (top 20); platform spend on editions; accounts by tier.",
     )

@@ -362,6 +362,9 @@ SPECTACULAR_SETTINGS = {
     "JSON; every error has the shape of the `Error` component; every collection is a page "
     "`{next, previous, results}` read with the `cursor` of its links.",
     "VERSION": "1",
+    # OpenAPI 3.1: JSON Schema 2020-12 (a nullable field is `type: [..., "null"]`) and a
+    # `webhooks` section for what a subscription's webhook receives.
+    "OAS_VERSION": "3.1.0",
     # Operation ids are named from the path after /api/ (v1_subscriptions_run_create), whatever
     # else the site serves outside it (/mcp).
     "SCHEMA_PATH_PREFIX": r"/api/",
@@ -383,12 +386,18 @@ SPECTACULAR_SETTINGS = {
         # A query parameter with a component's values refers to it (time zones: one enum).
         "config.api.enum_names.share_component_enums",
         "config.api.schema.document_errors_and_links",
+        # `If-None-Match`, 304 and `ETag` on the GETs the middleware answers conditionally.
+        "config.api.sync.document_conditional_gets",
+        # The export format's JSON Schema as the export's (and a redeemed transfer's) answer.
+        "inbox.portability.schema.document_export_format",
         "config.api.operations.summarize_operations",
         # Each operation's description, who may call it and how it pages; path parameters.
         "config.api.descriptions.describe_operations",
         # Tested examples of every operation (after the errors' content is set).
         "config.api.examples.add_examples",
-        # What a subscription's webhook receives: `x-webhooks` (OpenAPI 3.1's `webhooks`).
+        # An example on each query parameter the examples send, and on lists' `limit`.
+        "config.api.examples.add_query_examples",
+        # What a subscription's webhook receives: `webhooks`, each event with a signed example.
         "digests.delivery.webhook_schema.document_webhooks",
         # Distinct names for enum values a generated client would confuse (Etc/GMT+1, -1).
         "config.api.enum_names.name_colliding_enum_values",

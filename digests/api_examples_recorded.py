@@ -635,6 +635,8 @@ RESPONSES = {
         "created_at": "2026-11-20T09:00:00Z",
     },
     "GET /api/v1/apprise-targets #targets": {
+        "next": None,
+        "previous": None,
         "results": [
             {
                 "id": 1,
@@ -643,7 +645,7 @@ RESPONSES = {
                 "hint": "json://hooks.example/…",
                 "created_at": "2026-11-20T09:00:00Z",
             }
-        ]
+        ],
     },
     "POST /api/v1/apprise-targets/{target_id}/test #test": {"sent": True, "error": ""},
     "PUT /api/v1/subscriptions/{subscription_id}/apprise-targets #route": {"targets": [1]},
@@ -703,6 +705,8 @@ RESPONSES = {
         "notifier_id": 9,
     },
     "GET /api/v1/watches #watches": {
+        "next": None,
+        "previous": None,
         "results": [
             {
                 "id": 1,
@@ -727,7 +731,7 @@ RESPONSES = {
                 "last_error": "",
                 "notifier_id": 9,
             }
-        ]
+        ],
     },
     "GET /api/v1/watches/{watch_id} #watch": {
         "id": 1,

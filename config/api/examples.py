@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
+from urllib.parse import parse_qsl
 
 # Every example is made and replayed at this moment (Friday 2026-11-20, 09:00 UTC).
 EXAMPLE_MOMENT = "2026-11-20T09:00:00Z"
@@ -144,3 +145,47 @@ def _with_summary(example: Example) -> Example:
     from dataclasses import replace
 
     return replace(example, summary=_summary(example))
+
+
+# A list's page size and sync moment, where no example of the operation sends them. No made-up
+# cursor: only a page's `next`/`previous` links give one.
+LIST_QUERY_EXAMPLES = {"limit": 20, "updated_since": "2026-11-19T00:00:00Z"}
+
+
+def _typed(value: str, rule: dict):
+    kinds = rule.get("type")
+    kinds = kinds if isinstance(kinds, list) else [kinds]
+    if "integer" in kinds and value.lstrip("-").isdigit():
+        return int(value)
+    if "boolean" in kinds and value in ("true", "false"):
+        return value == "true"
+    return value
+
+
+def query_examples(operation: str) -> dict[str, str]:
+    """The query parameters the replayed examples of an operation send, with their values
+    (the first example's value of each; those filled in from what the replay made are not)."""
+    values: dict[str, str] = {}
+    for example in EXAMPLES:
+        if example.operation == operation and example.query and 200 <= example.status < 300:
+            for name, value in parse_qsl(example.query, keep_blank_values=True):
+                if "{" not in value:
+                    values.setdefault(name, value)
+    return values
+
+
+def add_query_examples(result, generator, request, public):
+    """drf-spectacular postprocessing hook: an `example` on each query parameter a replayed
+    example sends (its value there), and on a list's `limit` and `updated_since`."""
+    for path, operations in result["paths"].items():
+        for method, operation in operations.items():
+            sent = query_examples(f"{method.upper()} {path}")
+            for parameter in operation.get("parameters", []):
+                if parameter["in"] != "query" or "examples" in parameter:
+                    continue
+                name = parameter["name"]
+                if name in sent:
+                    parameter["example"] = _typed(sent[name], parameter.get("schema", {}))
+                elif name in LIST_QUERY_EXAMPLES:
+                    parameter["example"] = LIST_QUERY_EXAMPLES[name]
+    return result

@@ -66,15 +66,13 @@ def page_schema(results_schema: dict) -> dict:
         "required": ["next", "previous", "results"],
         "properties": {
             "next": {
-                "type": "string",
+                "type": ["string", "null"],
                 "format": "uri",
-                "nullable": True,
                 "description": "The next page; null on the last one.",
             },
             "previous": {
-                "type": "string",
+                "type": ["string", "null"],
                 "format": "uri",
-                "nullable": True,
                 "description": "The page before; null on the first one.",
             },
             "results": results_schema,

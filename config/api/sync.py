@@ -9,6 +9,7 @@ twice rather than missed.
 
 from __future__ import annotations
 
+import copy
 from datetime import datetime
 
 from django.utils.translation import gettext as _
@@ -59,3 +60,57 @@ def read_updated_since(request) -> datetime | None:
             {UPDATED_SINCE: reason},
             field_codes={UPDATED_SINCE: "out_of_range" if code == "out_of_range" else "invalid"},
         ) from None
+
+
+# --- ETag and If-None-Match ------------------------------------------------------------------
+
+# What APIRequestMiddleware (config/api/middleware.py) gives every successful GET but these:
+# their answer is streamed, so it is not hashed (tests/config/test_api_examples.py replays
+# every GET and checks the schema's list against the answers).
+STREAMED_GETS = frozenset({"GET /api/v1/export"})
+ETAG_HEADER = {
+    "ETag": {
+        "description": "A validator of this answer (a hash of its body): send it back in "
+        "`If-None-Match` to get 304 with no body while the answer is unchanged.",
+        "schema": {"type": "string", "pattern": r'^"[0-9a-f]{32}"$'},
+        "example": '"5d41402abc4b2a76b9719d911017c592"',
+    }
+}
+IF_NONE_MATCH = {
+    "name": "If-None-Match",
+    "in": "header",
+    "required": False,
+    "description": "The `ETag` of the copy you have (or several, comma-separated): when the "
+    "answer is still the same, it is a 304 with no body instead.",
+    "schema": {"type": "string"},
+    "example": '"5d41402abc4b2a76b9719d911017c592"',
+}
+NOT_MODIFIED = {
+    "description": "Not Modified: the answer has the `ETag` given in `If-None-Match`; keep "
+    "your copy. No body.",
+    "headers": ETAG_HEADER,
+}
+
+
+def conditional_operations(result: dict) -> set[str]:
+    """The operations ("GET /path") answered with an ETag, and so a 304."""
+    return {
+        f"GET {path}"
+        for path, operations in result["paths"].items()
+        if "200" in operations.get("get", {}).get("responses", {})
+        and f"GET {path}" not in STREAMED_GETS
+    }
+
+
+def document_conditional_gets(result, generator, request, public):
+    """drf-spectacular postprocessing hook: `If-None-Match`, the 304 and the `ETag` header on
+    every GET that carries one."""
+    for key in conditional_operations(result):
+        operation = result["paths"][key.split(" ", 1)[1]]["get"]
+        parameters = operation.setdefault("parameters", [])
+        if not any(p["name"] == IF_NONE_MATCH["name"] for p in parameters):
+            parameters.append(copy.deepcopy(IF_NONE_MATCH))
+        responses = operation["responses"]
+        responses["200"].setdefault("headers", {}).update(copy.deepcopy(ETAG_HEADER))
+        responses["304"] = copy.deepcopy(NOT_MODIFIED)
+    return result

@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import date, datetime
 
 from django.utils import timezone
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
@@ -22,13 +21,59 @@ _TRUE = {"1", "true", "yes"}
 _FALSE = {"", "0", "false", "no"}
 
 
+class CacheFiguresSerializer(serializers.Serializer):
+    hits = serializers.IntegerField(help_text="Answers taken from the cache.")
+    misses = serializers.IntegerField(help_text="Answers the model had to write.")
+    requests = serializers.IntegerField(help_text="hits + misses.")
+    hit_rate = serializers.FloatField(
+        allow_null=True, help_text="hits / requests, 0-1; null before any request."
+    )
+    tokens_saved = serializers.IntegerField(help_text="Model tokens the hits did not spend.")
+    unique_keys = serializers.IntegerField(help_text="Entries, whatever their state.")
+    ready = serializers.IntegerField(help_text="Entries ready and not expired.")
+    expired = serializers.IntegerField(help_text="Entries ready but past their expiry.")
+    pending = serializers.IntegerField(help_text="Entries being written.")
+    failed = serializers.IntegerField()
+
+
+class CacheStatsSerializer(CacheFiguresSerializer):
+    by_kind = serializers.DictField(
+        child=CacheFiguresSerializer(),
+        help_text="The same figures per kind (interests, narrative, relevance, summary).",
+    )
+
+
+class SharedSubscriptionSetSerializer(serializers.Serializer):
+    hash = serializers.CharField(help_text="SHA-256 (hex) of the sorted source ids.")
+    sources = serializers.IntegerField(help_text="How many sources the set has.")
+    subscriptions = serializers.IntegerField(help_text="Live subscriptions with this set.")
+    users = serializers.IntegerField(help_text="Distinct owners of those subscriptions.")
+
+
+class SharedLibrarySetSerializer(serializers.Serializer):
+    hash = serializers.CharField(help_text="SHA-256 (hex) of the sorted source ids.")
+    sources = serializers.IntegerField(help_text="How many sources the library has.")
+    users = serializers.IntegerField(help_text="Users whose library is this set.")
+
+
+class SourceSetSharingSerializer(serializers.Serializer):
+    subscriptions = SharedSubscriptionSetSerializer(many=True, help_text="The 50 most shared.")
+    libraries = SharedLibrarySetSerializer(many=True, help_text="The 50 most shared.")
+    distinct_subscription_hashes = serializers.IntegerField(
+        help_text="How many different source sets live subscriptions have."
+    )
+    distinct_library_hashes = serializers.IntegerField(
+        help_text="How many different libraries users have."
+    )
+
+
 class StaffTokenAPIView(APIView):
     permission_classes = [IsStaffToken]
 
 
 class CacheStatsView(StaffTokenAPIView):
     @extend_schema(
-        responses=OpenApiTypes.OBJECT,
+        responses=CacheStatsSerializer,
         description="Hits, misses, hit rate, tokens saved and unique keys, overall and by kind.",
     )
     def get(self, request):
@@ -86,7 +131,7 @@ class CacheEntriesView(StaffTokenAPIView):
 
 class SourceSetsView(StaffTokenAPIView):
     @extend_schema(
-        responses=OpenApiTypes.OBJECT,
+        responses=SourceSetSharingSerializer,
         description="Seed 002's combinations: the most shared subscription hashes (SHA-256 of "
         "the sorted source ids) with how many subscriptions and users have each, the most "
         "shared library hashes with their users, and how many distinct hashes exist.",

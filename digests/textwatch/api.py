@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
-from rest_framework import status
+from rest_framework import serializers, status
+from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -21,6 +21,7 @@ from config.api.fields import (
     StrictIntegerField,
     StrictListField,
 )
+from config.api.pagination import OffsetCursorPagination
 from config.api.serializers import StrictSerializer, read_body
 from digests.models import Subscription
 from digests.textwatch import apprise, service
@@ -80,6 +81,88 @@ class AppriseRoutesInputSerializer(StrictSerializer):
     targets = StrictListField(child=IdField(), max_length=20)
 
 
+# --- What the answers hold (the schema's components; `watch_json` and friends build them) ----
+
+
+class WatchSerializer(serializers.Serializer):
+    """A page (or a part of it) watched for text changes: its settings and its state."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    url = serializers.URLField()
+    render = serializers.CharField(help_text="`http`, or `browser` (rendered before reading).")
+    selector_kind = serializers.CharField(help_text="'' (the whole page), 'css' or 'xpath'.")
+    selector = serializers.CharField()
+    ignore_text = serializers.ListField(child=serializers.CharField())
+    ignore_regex = serializers.ListField(child=serializers.CharField())
+    ignore_numbers = serializers.BooleanField()
+    trigger = serializers.CharField(help_text="'any', 'appears', 'disappears', 'above' or 'below'.")
+    trigger_text = serializers.CharField()
+    trigger_number = serializers.CharField(
+        allow_null=True, help_text="The threshold of `above`/`below`, as a decimal string."
+    )
+    check_interval_minutes = serializers.IntegerField()
+    start_at = serializers.DateTimeField(allow_null=True)
+    end_at = serializers.DateTimeField(allow_null=True)
+    status = serializers.CharField(help_text="'active', 'paused', 'completed' or 'error'.")
+    next_check_at = serializers.DateTimeField(
+        allow_null=True, help_text="When it is checked next; null while paused or ended."
+    )
+    last_checked_at = serializers.DateTimeField(
+        allow_null=True, help_text="When it was last checked; null before the first check."
+    )
+    error_count = serializers.IntegerField(help_text="Failed checks in a row.")
+    last_error = serializers.CharField()
+    notifier_id = serializers.IntegerField(
+        allow_null=True,
+        help_text="The subscription whose Inbox, e-mail, push and webhooks tell its changes.",
+    )
+
+
+class WatchChangeSerializer(serializers.Serializer):
+    checked_at = serializers.DateTimeField(help_text="When the page was read.")
+    notified = serializers.BooleanField(help_text="Whether the owner was told of it.")
+    added_lines = serializers.IntegerField(help_text="Lines new since the check before.")
+    removed_lines = serializers.IntegerField(help_text="Lines gone since the check before.")
+    baseline = serializers.BooleanField(
+        help_text="A new starting point after a change of the settings, not a page change."
+    )
+    diff = serializers.CharField(help_text="The unified diff from the check before (200 lines).")
+
+
+class WatchDetailSerializer(WatchSerializer):
+    """A watch, and its last 20 checks with what changed."""
+
+    history = WatchChangeSerializer(many=True, help_text="The last 20 checks, newest first.")
+
+
+class WatchPreviewSerializer(serializers.Serializer):
+    text = serializers.CharField(help_text="The text read from the page (or its part).")
+    compared = serializers.CharField(help_text="The text as compared: after the ignore rules.")
+    number = serializers.CharField(
+        allow_null=True, help_text="The first number of the compared text, or null."
+    )
+
+
+class AppriseTargetSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    label = serializers.CharField()
+    service = serializers.CharField(help_text="The Apprise service, e.g. `json`, `ntfys`.")
+    hint = serializers.CharField(help_text="The service and host; never the URL's secrets.")
+    created_at = serializers.DateTimeField()
+
+
+class AppriseTestResultSerializer(serializers.Serializer):
+    sent = serializers.BooleanField(help_text="Whether the service accepted the message.")
+    error = serializers.CharField(help_text="Why not, when `sent` is false; else empty.")
+
+
+class AppriseRoutesSerializer(serializers.Serializer):
+    targets = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The targets the briefs now also go to."
+    )
+
+
 def _body(request, **kwargs) -> dict:
     data = dict(read_body(WatchInputSerializer, request, **kwargs))
     if data.get("trigger_number") == "":
@@ -113,22 +196,25 @@ def watch_json(watch: TextWatch) -> dict:
     }
 
 
-class WatchListView(APIView):
-    @extend_schema(
-        operation_id="v1_watches_list",
-        description="Your text-change watches.",
-        responses={200: OpenApiTypes.OBJECT},
-    )
+class WatchListView(ListAPIView):
+    # A page like every list ({next, previous, results}; it was all of them under `results`).
+    pagination_class = OffsetCursorPagination
+    serializer_class = WatchSerializer
+
+    def get_queryset(self):
+        return TextWatch.objects.filter(owner=self.request.user).order_by("name", "id")
+
+    @extend_schema(operation_id="v1_watches_list", description="Your text-change watches.")
     def get(self, request):
-        watches = TextWatch.objects.filter(owner=request.user).order_by("name", "id")
-        return Response({"results": [watch_json(w) for w in watches]})
+        page = self.paginate_queryset(self.get_queryset())
+        return self.get_paginated_response([watch_json(w) for w in page])
 
     @extend_schema(
         description=(
             "Watch a page (or a CSS/XPath part of it) for text changes; the fields are in "
             "docs/watches.md."
         ),
-        responses={201: OpenApiTypes.OBJECT},
+        responses={201: WatchSerializer},
         request=WatchInputSerializer,
     )
     def post(self, request):
@@ -144,7 +230,7 @@ class WatchPreviewView(APIView):
             "The text a watch with these settings sees now, and the text as compared; "
             "nothing is saved."
         ),
-        responses={200: OpenApiTypes.OBJECT},
+        responses={200: WatchPreviewSerializer},
         request=WatchInputSerializer,
     )
     def post(self, request):
@@ -156,7 +242,7 @@ class WatchPreviewView(APIView):
 class WatchDetailView(APIView):
     @extend_schema(
         description="A watch, its status and its last 20 changes with their diffs.",
-        responses={200: OpenApiTypes.OBJECT},
+        responses={200: WatchDetailSerializer},
     )
     def get(self, request, watch_id: int):
         watch = get_object_or_404(TextWatch, pk=watch_id, owner=request.user)
@@ -186,7 +272,7 @@ class WatchDetailView(APIView):
             "part, address or ignore rule reads the page now and starts a new baseline."
         ),
         request=WatchInputSerializer,
-        responses={200: OpenApiTypes.OBJECT},
+        responses={200: WatchSerializer},
     )
     def patch(self, request, watch_id: int):
         watch = get_object_or_404(
@@ -208,7 +294,7 @@ class WatchDetailView(APIView):
 
 class WatchPauseView(APIView):
     @extend_schema(
-        description="No checks until resumed.", request=None, responses={200: OpenApiTypes.OBJECT}
+        description="No checks until resumed.", request=None, responses={200: WatchSerializer}
     )
     def post(self, request, watch_id: int):
         watch = get_object_or_404(TextWatch, pk=watch_id, owner=request.user)
@@ -219,7 +305,7 @@ class WatchResumeView(APIView):
     @extend_schema(
         description="Check again: now if a check is overdue, else an interval after the last.",
         request=None,
-        responses={200: OpenApiTypes.OBJECT},
+        responses={200: WatchSerializer},
     )
     def post(self, request, watch_id: int):
         watch = get_object_or_404(TextWatch, pk=watch_id, owner=request.user)
@@ -240,19 +326,24 @@ def target_json(target: AppriseTarget) -> dict:
     }
 
 
-class AppriseTargetListView(APIView):
+class AppriseTargetListView(ListAPIView):
+    pagination_class = OffsetCursorPagination
+    serializer_class = AppriseTargetSerializer
+
+    def get_queryset(self):
+        return AppriseTarget.objects.filter(owner=self.request.user)
+
     @extend_schema(
         operation_id="v1_apprise_targets_list",
         description="Your Apprise notification targets (never their URLs).",
-        responses={200: OpenApiTypes.OBJECT},
     )
     def get(self, request):
-        targets = AppriseTarget.objects.filter(owner=request.user)
-        return Response({"results": [target_json(t) for t in targets]})
+        page = self.paginate_queryset(self.get_queryset())
+        return self.get_paginated_response([target_json(t) for t in page])
 
     @extend_schema(
         description="Add an Apprise URL as a notification target: {url, label}.",
-        responses={201: OpenApiTypes.OBJECT},
+        responses={201: AppriseTargetSerializer},
         request=AppriseTargetInputSerializer,
     )
     def post(self, request):
@@ -269,7 +360,7 @@ class AppriseTargetTestView(APIView):
     @extend_schema(
         description="Send a test notification to the target now.",
         request=None,
-        responses={200: OpenApiTypes.OBJECT},
+        responses={200: AppriseTestResultSerializer},
     )
     def post(self, request, target_id: int):
         target = get_object_or_404(AppriseTarget, pk=target_id, owner=request.user)
@@ -293,7 +384,7 @@ class SubscriptionAppriseView(APIView):
             "Route a subscription's briefs (a watch's changes: its notifier_id) to these "
             "targets: {targets: [ids]}."
         ),
-        responses={200: OpenApiTypes.OBJECT},
+        responses={200: AppriseRoutesSerializer},
         request=AppriseRoutesInputSerializer,
     )
     def put(self, request, subscription_id: int):

@@ -11,7 +11,6 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
@@ -32,9 +31,12 @@ from inbox.models import ImportJob, TransferCode
 from inbox.portability import import_jobs, transfer
 from inbox.portability.export import encoded_chunks, stream_export
 from inbox.portability.importing import max_import_bytes
+from inbox.portability.schema import EXPORT_COMPONENT
 from inbox.tasks import enqueue_import
 
 EXPORT_CONTENT_TYPE = "application/json"
+# The export format's own JSON Schema, made components by schema.document_export_format.
+EXPORT_DOCUMENT = {"$ref": f"#/components/schemas/{EXPORT_COMPONENT}"}
 
 
 def export_filename(now) -> str:
@@ -64,7 +66,7 @@ class ExportView(APIView):
         parameters=[ExportQuerySerializer],
         responses={
             (200, EXPORT_CONTENT_TYPE): OpenApiResponse(
-                OpenApiTypes.OBJECT,
+                EXPORT_DOCUMENT,
                 description="The account as a `tidings-export@1` document (its JSON Schema is "
                 "inbox/portability/export.schema.json), streamed.",
             )
@@ -295,7 +297,7 @@ class TransferRedeemView(APIView):
         request=RedeemSerializer,
         responses={
             (200, EXPORT_CONTENT_TYPE): OpenApiResponse(
-                OpenApiTypes.OBJECT, description="The export the code was made for, streamed."
+                EXPORT_DOCUMENT, description="The export the code was made for, streamed."
             ),
             404: ERROR_RESPONSE,
             410: ERROR_RESPONSE,

@@ -131,3 +131,37 @@ def validate(document, rule: dict | None = None, path: tuple = ()) -> None:
                 (entry, rule["items"], (*path, index))
                 for index, entry in reversed(list(enumerate(value)))
             )
+
+
+# --- In the OpenAPI document ------------------------------------------------------------------
+
+EXPORT_COMPONENT = "ExportDocument"
+
+
+def _component_name(definition: str) -> str:
+    return "Export" + "".join(part.title() for part in definition.split("_"))
+
+
+def _with_component_refs(node):
+    if isinstance(node, list):
+        return [_with_component_refs(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    converted = {key: _with_component_refs(value) for key, value in node.items()}
+    if "$ref" in converted:
+        name = converted["$ref"].removeprefix("#/$defs/")
+        converted["$ref"] = f"#/components/schemas/{_component_name(name)}"
+    return converted
+
+
+def document_export_format(result, generator, request, public):
+    """drf-spectacular postprocessing hook: `export.schema.json` as the components of what the
+    export and a redeemed transfer answer (OpenAPI 3.1's schemas are JSON Schema 2020-12, so
+    the file goes in as it is, its `$defs` as components of their own)."""
+    schema = export_schema()
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    top = {k: v for k, v in schema.items() if k not in ("$schema", "$id", "$defs")}
+    schemas[EXPORT_COMPONENT] = _with_component_refs(top)
+    for name, rule in schema["$defs"].items():
+        schemas[_component_name(name)] = _with_component_refs(rule)
+    return result

@@ -127,6 +127,14 @@ def test_the_generated_client_against_a_live_server(live_server, now):
     assert again.headers["Idempotent-Replayed"] == "true"
     assert again.parsed.id == created.id
 
+    # Read again with its ETag: 304 and no body, the client's `if_none_match` (OpenAPI 3.1).
+    first = v1_subscriptions_retrieve.sync_detailed(created.id, client=client)
+    assert first.status_code == 200
+    unchanged = v1_subscriptions_retrieve.sync_detailed(
+        created.id, client=client, if_none_match=first.headers["ETag"]
+    )
+    assert (unchanged.status_code, unchanged.content) == (304, b"")
+
     deleted = v1_subscriptions_destroy.sync_detailed(created.id, client=client)
     assert deleted.status_code == 204
     gone = v1_subscriptions_retrieve.sync_detailed(created.id, client=client)
@@ -165,7 +173,7 @@ ZONE_NAMES = [
 def zone_schema() -> dict:
     zone = {"type": "string", "enum": list(ZONES)}
     return {
-        "openapi": "3.0.3",
+        "openapi": "3.1.0",
         "info": {"title": "Zones", "version": "1"},
         "paths": {
             "/zones": {

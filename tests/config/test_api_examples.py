@@ -23,7 +23,15 @@ from django.contrib.auth import get_user_model
 from jsonschema import Draft202012Validator, ValidationError
 from rest_framework.test import APIClient
 
-from config.api.examples import EXAMPLE_MODULES, EXAMPLE_MOMENT, EXAMPLES, Example, Ref, shown
+from config.api.examples import (
+    EXAMPLE_MODULES,
+    EXAMPLE_MOMENT,
+    EXAMPLES,
+    Example,
+    Ref,
+    query_examples,
+    shown,
+)
 from tests.conftest import api_client_for
 from tests.digests.test_web_push import SUBJECT, VAPID_PRIVATE, VAPID_PUBLIC
 
@@ -37,21 +45,9 @@ def schema(django_db_blocker):
         return APIClient().get("/api/schema/?format=json").json()
 
 
-def as_json_schema(node):
-    """OpenAPI 3.0 `nullable: true` as JSON Schema says it, also beside an `allOf` (which
-    strict OpenAPI 3.0 validators read as not nullable, as schemathesis does not)."""
-    if isinstance(node, list):
-        return [as_json_schema(item) for item in node]
-    if not isinstance(node, dict):
-        return node
-    converted = {key: as_json_schema(value) for key, value in node.items()}
-    if converted.pop("nullable", False):
-        return {"anyOf": [converted, {"type": "null"}]}
-    return converted
-
-
 def validate(schema: dict, rule: dict, value) -> None:
-    root = as_json_schema({**rule, "components": schema["components"]})
+    # OpenAPI 3.1's schemas are JSON Schema 2020-12 (a nullable field is `type: [t, "null"]`).
+    root = {**rule, "components": schema["components"]}
     Draft202012Validator(root, format_checker=Draft202012Validator.FORMAT_CHECKER).validate(value)
 
 
@@ -103,6 +99,27 @@ def test_every_parameter_is_described(schema):
         if not parameter.get("description")
     ]
     assert bare == []
+
+
+def test_query_parameters_have_valid_examples(schema):
+    """Each query parameter an example sends, and every list's `limit`, shows a value in the
+    schema (the replayed example's), valid against the parameter's own schema."""
+    shown_values, missing = 0, []
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            sent = query_examples(f"{method.upper()} {path}")
+            for parameter in operation.get("parameters", []):
+                if parameter["in"] != "query":
+                    continue
+                values = [e["value"] for e in parameter.get("examples", {}).values()]
+                values += [parameter["example"]] if "example" in parameter else []
+                if not values and (parameter["name"] in sent or parameter["name"] == "limit"):
+                    missing.append(f"{method.upper()} {path} {parameter['name']}")
+                for value in values:
+                    validate(schema, parameter["schema"], value)
+                    shown_values += 1
+    assert missing == []
+    assert shown_values >= 25
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: e.key)
@@ -269,7 +286,7 @@ def _keyed_by_id(document: dict) -> bool:
     return bool(document) and all(key.isdigit() for key in document)
 
 
-def send(example: Example, clients: dict, context: dict):
+def send(example: Example, clients: dict, context: dict, **headers):
     method, path = example.operation.split(" ", 1)
     url = path.format(**{**context, **{p: context[n] for p, n in example.ids.items()}})
     if example.query:
@@ -277,10 +294,10 @@ def send(example: Example, clients: dict, context: dict):
     client = clients["anonymous" if example.anonymous else "demo"]
     call = getattr(client, method.lower())
     if example.body is not None:
-        return call(url, example.body, content_type=example.content_type)
+        return call(url, example.body, content_type=example.content_type, **headers)
     if example.request is not None:
-        return call(url, resolved(example.request, context), format="json")
-    return call(url)
+        return call(url, resolved(example.request, context), format="json", **headers)
+    return call(url, **headers)
 
 
 def answer_body(response):
@@ -329,7 +346,7 @@ def record(answers: dict[str, object]) -> None:
 def test_the_examples_replayed_get_the_documented_answers(schema, demo, web):
     user, context = demo
     clients = {"demo": api_client_for(user), "anonymous": APIClient()}
-    problems, answers = [], {}
+    problems, answers, with_etag = [], {}, set()
     moment = datetime.fromisoformat(EXAMPLE_MOMENT)
     ordered = sorted(EXAMPLES, key=lambda e: e.operation.startswith("DELETE"))
     for example in ordered:
@@ -343,6 +360,9 @@ def test_the_examples_replayed_get_the_documented_answers(schema, demo, web):
         if response.status_code != example.status:
             problems.append(f"{example.key}: {response.status_code} {str(got)[:300]}")
             continue
+        if response.has_header("ETag"):
+            with_etag.add(example.operation)
+            problems += conditional_problems(example, clients, context, response, moment)
         if example.operation == "POST /api/v1/transfer/redeem":
             # The other Tidings of the pull example (old.example) gives what this one gave.
             web.add("/api/v1/transfer/redeem", json.dumps(got), Content_Type="application/json")
@@ -368,7 +388,28 @@ def test_the_examples_replayed_get_the_documented_answers(schema, demo, web):
                     problems.append(f"{example.key}: {name} is {got[name]!r}")
     if RECORD:
         record(answers)
+    # The operations the schema gives `If-None-Match`, a 304 and an `ETag` are exactly those
+    # answered with an ETag (every GET has a 200 example, so none is left unseen).
+    documented = {
+        f"{method.upper()} {path}"
+        for path, operations in schema["paths"].items()
+        for method, operation in operations.items()
+        if "304" in operation["responses"]
+        and "ETag" in operation["responses"]["200"].get("headers", {})
+        and any(p["name"] == "If-None-Match" for p in operation["parameters"])
+    }
+    assert sorted(documented ^ with_etag) == [], "documented and answered ETags differ"
     assert problems == [], "\n".join(problems)
+
+
+def conditional_problems(example, clients, context, response, moment) -> list[str]:
+    """Asked again with the answer's ETag: 304, no body, the same ETag."""
+    etag = response["ETag"]
+    with time_machine.travel(moment, tick=False):
+        again = send(example, clients, context, HTTP_IF_NONE_MATCH=etag)
+    if (again.status_code, again.content, again.get("ETag")) != (304, b"", etag):
+        return [f"{example.key}: If-None-Match {etag} got {again.status_code} {again.content[:80]}"]
+    return []
 
 
 def _inline_keys() -> set[str]:

@@ -29,6 +29,47 @@ def test_the_schema_is_valid_openapi_without_warnings(db, tmp_path):
     )
 
 
+def test_the_schema_is_openapi_3_1_without_3_0_keywords(schema):
+    """3.1 (JSON Schema 2020-12, a `webhooks` section): a `nullable` left by a hand-written
+    schema would be ignored by 3.1 readers, the field then read as never null."""
+    assert schema["openapi"] == "3.1.0"
+
+    def keys(node):
+        if isinstance(node, dict):
+            for key, value in node.items():
+                yield key
+                yield from keys(value)
+        elif isinstance(node, list):
+            for value in node:
+                yield from keys(value)
+
+    assert {"nullable", "x-webhooks", "x-nullable"} & set(keys(schema)) == set()
+
+
+def test_no_success_answer_is_an_untyped_object(schema):
+    """Each JSON success answer says its fields (a bare `object` let any answer pass the
+    examples replay and the fuzzer's schema check; watches, Apprise and the admin stats did)."""
+    components = schema["components"]["schemas"]
+
+    def resolved(rule):
+        while "$ref" in rule:
+            rule = components[rule["$ref"].rsplit("/", 1)[-1]]
+        return rule
+
+    untyped = []
+    for path, method, operation in operations(schema):
+        for status, answer in operation["responses"].items():
+            media = answer.get("content", {}).get("application/json")
+            if not status.startswith("2") or media is None:
+                continue
+            rule = resolved(media["schema"])
+            if rule.get("type") == "array":
+                rule = resolved(rule["items"])
+            if not rule.get("properties"):
+                untyped.append(f"{method.upper()} {path} {status}")
+    assert untyped == []
+
+
 def test_every_operation_documents_its_errors_with_the_error_component(schema):
     for path, method, operation in operations(schema):
         responses = operation["responses"]
@@ -65,7 +106,7 @@ def test_request_bodies_refuse_undeclared_fields_and_are_their_own_components(sc
     assert "length" in create["properties"]  # write-only input
     read = components["Subscription"]
     assert {"id", "status", "next_run_at"} <= set(read["required"])
-    assert read["properties"]["next_run_at"]["nullable"] is True
+    assert read["properties"]["next_run_at"]["type"] == ["string", "null"]  # OpenAPI 3.1
     assert "length" not in read["properties"]
 
 

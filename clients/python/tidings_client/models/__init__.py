@@ -7,13 +7,24 @@ from .add_search_request import AddSearchRequest
 from .add_source_request import AddSourceRequest
 from .address import Address
 from .allow_sender_request import AllowSenderRequest
+from .apprise_routes import AppriseRoutes
 from .apprise_routes_input_request import AppriseRoutesInputRequest
+from .apprise_target import AppriseTarget
 from .apprise_target_input_request import AppriseTargetInputRequest
+from .apprise_test_result import AppriseTestResult
 from .balance import Balance
+from .billing_stats import BillingStats
+from .billing_stats_accounts_by_tier import BillingStatsAccountsByTier
+from .billing_stats_by_kind import BillingStatsByKind
+from .billing_stats_by_operation import BillingStatsByOperation
+from .billing_stats_by_tier import BillingStatsByTier
 from .blank_enum import BlankEnum
 from .bulk_action_request import BulkActionRequest
 from .bulk_action_result import BulkActionResult
 from .cache_clear_result import CacheClearResult
+from .cache_figures import CacheFigures
+from .cache_stats import CacheStats
+from .cache_stats_by_kind import CacheStatsByKind
 from .channel_enum import ChannelEnum
 from .crawl_source import CrawlSource
 from .create_address_request import CreateAddressRequest
@@ -29,7 +40,21 @@ from .error_detail_field_codes import ErrorDetailFieldCodes
 from .error_detail_fields import ErrorDetailFields
 from .estimate import Estimate
 from .event_enum import EventEnum
+from .export_content_state import ExportContentState
 from .export_document_request import ExportDocumentRequest
+from .export_folder import ExportFolder
+from .export_run import ExportRun
+from .export_run_item import ExportRunItem
+from .export_run_status import ExportRunStatus
+from .export_run_trigger import ExportRunTrigger
+from .export_source import ExportSource
+from .export_source_config import ExportSourceConfig
+from .export_source_type import ExportSourceType
+from .export_subscription import ExportSubscription
+from .export_subscription_language_mode import ExportSubscriptionLanguageMode
+from .export_subscription_redelivery import ExportSubscriptionRedelivery
+from .export_subscription_sources_item import ExportSubscriptionSourcesItem
+from .export_subscription_status import ExportSubscriptionStatus
 from .fetch_health import FetchHealth
 from .fetch_outcome_counts import FetchOutcomeCounts
 from .field_error_code import FieldErrorCode
@@ -53,6 +78,7 @@ from .inbox_stats import InboxStats
 from .interests import Interests
 from .interests_query_request import InterestsQueryRequest
 from .kind_enum import KindEnum
+from .kind_total import KindTotal
 from .language_enum import LanguageEnum
 from .language_mode_enum import LanguageModeEnum
 from .length_enum import LengthEnum
@@ -63,6 +89,7 @@ from .llm_spend import LLMSpend
 from .new_token import NewToken
 from .new_transfer_code import NewTransferCode
 from .notify_enum import NotifyEnum
+from .operation_spend import OperationSpend
 from .opml_upload_request import OPMLUploadRequest
 from .outline_result import OutlineResult
 from .outline_result_status_enum import OutlineResultStatusEnum
@@ -71,6 +98,7 @@ from .owned_topic_status_enum import OwnedTopicStatusEnum
 from .pack import Pack
 from .pack_install import PackInstall
 from .pack_source import PackSource
+from .paginated_apprise_target_list import PaginatedAppriseTargetList
 from .paginated_delivery_list import PaginatedDeliveryList
 from .paginated_folder_list import PaginatedFolderList
 from .paginated_library_source_list import PaginatedLibrarySourceList
@@ -82,6 +110,7 @@ from .paginated_subscription_list import PaginatedSubscriptionList
 from .paginated_token_list import PaginatedTokenList
 from .paginated_topic_list import PaginatedTopicList
 from .paginated_transaction_list import PaginatedTransactionList
+from .paginated_watch_list import PaginatedWatchList
 from .patched_account_input_request import PatchedAccountInputRequest
 from .patched_folder_input_request import PatchedFolderInputRequest
 from .patched_move_source_request import PatchedMoveSourceRequest
@@ -92,6 +121,7 @@ from .patched_subscription_input_request_source_weights import (
 from .patched_topic_changes_request import PatchedTopicChangesRequest
 from .patched_watch_input_request import PatchedWatchInputRequest
 from .patched_watch_settings_input_request import PatchedWatchSettingsInputRequest
+from .platform_spend import PlatformSpend
 from .platform_stats import PlatformStats
 from .preview import Preview
 from .preview_item import PreviewItem
@@ -122,7 +152,10 @@ from .search_source import SearchSource
 from .secret import Secret
 from .sections_enum import SectionsEnum
 from .selector_kind_enum import SelectorKindEnum
+from .shared_library_set import SharedLibrarySet
+from .shared_subscription_set import SharedSubscriptionSet
 from .source_enum import SourceEnum
+from .source_set_sharing import SourceSetSharing
 from .source_status_counts import SourceStatusCounts
 from .subscription import Subscription
 from .subscription_counts import SubscriptionCounts
@@ -137,11 +170,20 @@ from .subscription_input_request_source_weights import (
 from .subscription_source_weights import SubscriptionSourceWeights
 from .subscription_status_counts import SubscriptionStatusCounts
 from .subscription_status_enum import SubscriptionStatusEnum
+from .tidings_export_version_1 import TidingsExportVersion1
+from .tidings_export_version_1_account import TidingsExportVersion1Account
+from .tidings_export_version_1_instance import TidingsExportVersion1Instance
+from .tidings_export_version_1_preferences import TidingsExportVersion1Preferences
+from .tidings_export_version_1_preferences_locale_mode import (
+    TidingsExportVersion1PreferencesLocaleMode,
+)
+from .tidings_export_version_1_scope import TidingsExportVersion1Scope
 from .tier_enum import TierEnum
 from .timezone_enum import TimezoneEnum
 from .token import Token
 from .token_input_request import TokenInputRequest
 from .token_scope_enum import TokenScopeEnum
+from .top_user import TopUser
 from .topic import Topic
 from .topic_detail import TopicDetail
 from .transaction import Transaction
@@ -149,34 +191,12 @@ from .transfer_code_input_request import TransferCodeInputRequest
 from .transfer_scope_enum import TransferScopeEnum
 from .trigger_enum import TriggerEnum
 from .user_counts import UserCounts
-from .v1_admin_billing_stats_retrieve_response_200 import (
-    V1AdminBillingStatsRetrieveResponse200,
-)
-from .v1_admin_cache_source_sets_retrieve_response_200 import (
-    V1AdminCacheSourceSetsRetrieveResponse200,
-)
-from .v1_admin_cache_stats_retrieve_response_200 import (
-    V1AdminCacheStatsRetrieveResponse200,
-)
-from .v1_apprise_targets_create_response_201 import V1AppriseTargetsCreateResponse201
-from .v1_apprise_targets_list_response_200 import V1AppriseTargetsListResponse200
-from .v1_apprise_targets_test_create_response_200 import (
-    V1AppriseTargetsTestCreateResponse200,
-)
-from .v1_export_retrieve_response_200 import V1ExportRetrieveResponse200
-from .v1_subscriptions_apprise_targets_update_response_200 import (
-    V1SubscriptionsAppriseTargetsUpdateResponse200,
-)
-from .v1_transfer_redeem_create_response_200 import V1TransferRedeemCreateResponse200
-from .v1_watches_create_response_201 import V1WatchesCreateResponse201
-from .v1_watches_list_response_200 import V1WatchesListResponse200
-from .v1_watches_partial_update_response_200 import V1WatchesPartialUpdateResponse200
-from .v1_watches_pause_create_response_200 import V1WatchesPauseCreateResponse200
-from .v1_watches_preview_create_response_200 import V1WatchesPreviewCreateResponse200
-from .v1_watches_resume_create_response_200 import V1WatchesResumeCreateResponse200
-from .v1_watches_retrieve_response_200 import V1WatchesRetrieveResponse200
 from .visibility_enum import VisibilityEnum
+from .watch import Watch
+from .watch_change import WatchChange
+from .watch_detail import WatchDetail
 from .watch_input_request import WatchInputRequest
+from .watch_preview import WatchPreview
 from .watched_list import WatchedList
 from .webhook import Webhook
 from .webhook_brief_published import WebhookBriefPublished
@@ -200,13 +220,24 @@ __all__ = (
     "AddSearchRequest",
     "AddSourceRequest",
     "AllowSenderRequest",
+    "AppriseRoutes",
     "AppriseRoutesInputRequest",
+    "AppriseTarget",
     "AppriseTargetInputRequest",
+    "AppriseTestResult",
     "Balance",
+    "BillingStats",
+    "BillingStatsAccountsByTier",
+    "BillingStatsByKind",
+    "BillingStatsByOperation",
+    "BillingStatsByTier",
     "BlankEnum",
     "BulkActionRequest",
     "BulkActionResult",
     "CacheClearResult",
+    "CacheFigures",
+    "CacheStats",
+    "CacheStatsByKind",
     "ChannelEnum",
     "CrawlSource",
     "CreateAddressRequest",
@@ -222,7 +253,21 @@ __all__ = (
     "ErrorDetailFields",
     "Estimate",
     "EventEnum",
+    "ExportContentState",
     "ExportDocumentRequest",
+    "ExportFolder",
+    "ExportRun",
+    "ExportRunItem",
+    "ExportRunStatus",
+    "ExportRunTrigger",
+    "ExportSource",
+    "ExportSourceConfig",
+    "ExportSourceType",
+    "ExportSubscription",
+    "ExportSubscriptionLanguageMode",
+    "ExportSubscriptionRedelivery",
+    "ExportSubscriptionSourcesItem",
+    "ExportSubscriptionStatus",
     "FetchHealth",
     "FetchOutcomeCounts",
     "FieldErrorCode",
@@ -246,6 +291,7 @@ __all__ = (
     "Interests",
     "InterestsQueryRequest",
     "KindEnum",
+    "KindTotal",
     "LanguageEnum",
     "LanguageModeEnum",
     "LengthEnum",
@@ -256,6 +302,7 @@ __all__ = (
     "NewToken",
     "NewTransferCode",
     "NotifyEnum",
+    "OperationSpend",
     "OPMLUploadRequest",
     "OutlineResult",
     "OutlineResultStatusEnum",
@@ -264,6 +311,7 @@ __all__ = (
     "Pack",
     "PackInstall",
     "PackSource",
+    "PaginatedAppriseTargetList",
     "PaginatedDeliveryList",
     "PaginatedFolderList",
     "PaginatedLibrarySourceList",
@@ -275,6 +323,7 @@ __all__ = (
     "PaginatedTokenList",
     "PaginatedTopicList",
     "PaginatedTransactionList",
+    "PaginatedWatchList",
     "PatchedAccountInputRequest",
     "PatchedFolderInputRequest",
     "PatchedMoveSourceRequest",
@@ -283,6 +332,7 @@ __all__ = (
     "PatchedTopicChangesRequest",
     "PatchedWatchInputRequest",
     "PatchedWatchSettingsInputRequest",
+    "PlatformSpend",
     "PlatformStats",
     "Preview",
     "PreviewItem",
@@ -313,7 +363,10 @@ __all__ = (
     "Secret",
     "SectionsEnum",
     "SelectorKindEnum",
+    "SharedLibrarySet",
+    "SharedSubscriptionSet",
     "SourceEnum",
+    "SourceSetSharing",
     "SourceStatusCounts",
     "Subscription",
     "SubscriptionCounts",
@@ -324,6 +377,12 @@ __all__ = (
     "SubscriptionSourceWeights",
     "SubscriptionStatusCounts",
     "SubscriptionStatusEnum",
+    "TidingsExportVersion1",
+    "TidingsExportVersion1Account",
+    "TidingsExportVersion1Instance",
+    "TidingsExportVersion1Preferences",
+    "TidingsExportVersion1PreferencesLocaleMode",
+    "TidingsExportVersion1Scope",
     "TierEnum",
     "TimezoneEnum",
     "Token",
@@ -331,30 +390,19 @@ __all__ = (
     "TokenScopeEnum",
     "Topic",
     "TopicDetail",
+    "TopUser",
     "Transaction",
     "TransferCodeInputRequest",
     "TransferScopeEnum",
     "TriggerEnum",
     "UserCounts",
-    "V1AdminBillingStatsRetrieveResponse200",
-    "V1AdminCacheSourceSetsRetrieveResponse200",
-    "V1AdminCacheStatsRetrieveResponse200",
-    "V1AppriseTargetsCreateResponse201",
-    "V1AppriseTargetsListResponse200",
-    "V1AppriseTargetsTestCreateResponse200",
-    "V1ExportRetrieveResponse200",
-    "V1SubscriptionsAppriseTargetsUpdateResponse200",
-    "V1TransferRedeemCreateResponse200",
-    "V1WatchesCreateResponse201",
-    "V1WatchesListResponse200",
-    "V1WatchesPartialUpdateResponse200",
-    "V1WatchesPauseCreateResponse200",
-    "V1WatchesPreviewCreateResponse200",
-    "V1WatchesResumeCreateResponse200",
-    "V1WatchesRetrieveResponse200",
     "VisibilityEnum",
+    "Watch",
+    "WatchChange",
+    "WatchDetail",
     "WatchedList",
     "WatchInputRequest",
+    "WatchPreview",
     "Webhook",
     "WebhookBriefPublished",
     "WebhookBriefPublishedData",

@@ -157,9 +157,9 @@ class ImportJob:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                summary_type_1 = ImportSummary.from_dict(data)
+                summary_type_0 = ImportSummary.from_dict(data)
 
-                return summary_type_1
+                return summary_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
             return cast(ImportSummary | None, data)
@@ -172,9 +172,9 @@ class ImportJob:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                error_type_1 = ImportError_.from_dict(data)
+                error_type_0 = ImportError_.from_dict(data)
 
-                return error_type_1
+                return error_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
             return cast(ImportError_ | None, data)

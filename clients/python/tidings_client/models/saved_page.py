@@ -106,9 +106,9 @@ class SavedPage:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                item_type_1 = SavedPageItem.from_dict(data)
+                item_type_0 = SavedPageItem.from_dict(data)
 
-                return item_type_1
+                return item_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
             return cast(None | SavedPageItem, data)

@@ -364,9 +364,9 @@ class Subscription:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                webhook_type_1 = Webhook.from_dict(data)
+                webhook_type_0 = Webhook.from_dict(data)
 
-                return webhook_type_1
+                return webhook_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
             return cast(None | Webhook, data)

@@ -1,14 +1,12 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 
 import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.billing_stats import BillingStats
 from ...models.error import Error
-from ...models.v1_admin_billing_stats_retrieve_response_200 import (
-    V1AdminBillingStatsRetrieveResponse200,
-)
 from ...types import UNSET, Response, Unset
 
 
@@ -16,7 +14,11 @@ def _get_kwargs(
     *,
     since: str | Unset = UNSET,
     until: str | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
 
     params: dict[str, Any] = {}
 
@@ -32,16 +34,21 @@ def _get_kwargs(
         "params": params,
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | V1AdminBillingStatsRetrieveResponse200 | None:
+) -> Any | BillingStats | Error | None:
     if response.status_code == 200:
-        response_200 = V1AdminBillingStatsRetrieveResponse200.from_dict(response.json())
+        response_200 = BillingStats.from_dict(response.json())
 
         return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
 
     if response.status_code == 400:
         response_400 = Error.from_dict(response.json())
@@ -76,7 +83,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | V1AdminBillingStatsRetrieveResponse200]:
+) -> Response[Any | BillingStats | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -90,7 +97,8 @@ def sync_detailed(
     client: AuthenticatedClient,
     since: str | Unset = UNSET,
     until: str | Unset = UNSET,
-) -> Response[Error | V1AdminBillingStatsRetrieveResponse200]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | BillingStats | Error]:
     """Credits spent and granted (staff)
 
      Credits spent (charges less refunds) in total, by operation kind, by tier and by user (top 20);
@@ -104,18 +112,20 @@ def sync_detailed(
     Args:
         since (str | Unset):
         until (str | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | V1AdminBillingStatsRetrieveResponse200]
+        Response[Any | BillingStats | Error]
     """
 
     kwargs = _get_kwargs(
         since=since,
         until=until,
+        if_none_match=if_none_match,
     )
 
     response = client.get_httpx_client().request(
@@ -130,7 +140,8 @@ def sync(
     client: AuthenticatedClient,
     since: str | Unset = UNSET,
     until: str | Unset = UNSET,
-) -> Error | V1AdminBillingStatsRetrieveResponse200 | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | BillingStats | Error | None:
     """Credits spent and granted (staff)
 
      Credits spent (charges less refunds) in total, by operation kind, by tier and by user (top 20);
@@ -144,19 +155,21 @@ def sync(
     Args:
         since (str | Unset):
         until (str | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | V1AdminBillingStatsRetrieveResponse200
+        Any | BillingStats | Error
     """
 
     return sync_detailed(
         client=client,
         since=since,
         until=until,
+        if_none_match=if_none_match,
     ).parsed
 
 
@@ -165,7 +178,8 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     since: str | Unset = UNSET,
     until: str | Unset = UNSET,
-) -> Response[Error | V1AdminBillingStatsRetrieveResponse200]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | BillingStats | Error]:
     """Credits spent and granted (staff)
 
      Credits spent (charges less refunds) in total, by operation kind, by tier and by user (top 20);
@@ -179,18 +193,20 @@ async def asyncio_detailed(
     Args:
         since (str | Unset):
         until (str | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | V1AdminBillingStatsRetrieveResponse200]
+        Response[Any | BillingStats | Error]
     """
 
     kwargs = _get_kwargs(
         since=since,
         until=until,
+        if_none_match=if_none_match,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -203,7 +219,8 @@ async def asyncio(
     client: AuthenticatedClient,
     since: str | Unset = UNSET,
     until: str | Unset = UNSET,
-) -> Error | V1AdminBillingStatsRetrieveResponse200 | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | BillingStats | Error | None:
     """Credits spent and granted (staff)
 
      Credits spent (charges less refunds) in total, by operation kind, by tier and by user (top 20);
@@ -217,13 +234,14 @@ async def asyncio(
     Args:
         since (str | Unset):
         until (str | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | V1AdminBillingStatsRetrieveResponse200
+        Any | BillingStats | Error
     """
 
     return (
@@ -231,5 +249,6 @@ async def asyncio(
             client=client,
             since=since,
             until=until,
+            if_none_match=if_none_match,
         )
     ).parsed

@@ -1,36 +1,43 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 
 import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
-from ...models.v1_admin_cache_source_sets_retrieve_response_200 import (
-    V1AdminCacheSourceSetsRetrieveResponse200,
-)
-from ...types import Response
+from ...models.source_set_sharing import SourceSetSharing
+from ...types import UNSET, Response, Unset
 
 
-def _get_kwargs() -> dict[str, Any]:
+def _get_kwargs(
+    *,
+    if_none_match: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/api/v1/admin/cache/source-sets",
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | V1AdminCacheSourceSetsRetrieveResponse200 | None:
+) -> Any | Error | SourceSetSharing | None:
     if response.status_code == 200:
-        response_200 = V1AdminCacheSourceSetsRetrieveResponse200.from_dict(
-            response.json()
-        )
+        response_200 = SourceSetSharing.from_dict(response.json())
 
         return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
 
     if response.status_code == 400:
         response_400 = Error.from_dict(response.json())
@@ -65,7 +72,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | V1AdminCacheSourceSetsRetrieveResponse200]:
+) -> Response[Any | Error | SourceSetSharing]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -77,7 +84,8 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-) -> Response[Error | V1AdminCacheSourceSetsRetrieveResponse200]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | SourceSetSharing]:
     """The most shared source sets (staff)
 
      Seed 002's combinations: the most shared subscription hashes (SHA-256 of the sorted source ids) with
@@ -89,15 +97,20 @@ def sync_detailed(
     Who may call it: staff members, with a personal API token (a session is answered 401, another user's
     token 403).
 
+    Args:
+        if_none_match (str | Unset):
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | V1AdminCacheSourceSetsRetrieveResponse200]
+        Response[Any | Error | SourceSetSharing]
     """
 
-    kwargs = _get_kwargs()
+    kwargs = _get_kwargs(
+        if_none_match=if_none_match,
+    )
 
     response = client.get_httpx_client().request(
         **kwargs,
@@ -109,7 +122,8 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-) -> Error | V1AdminCacheSourceSetsRetrieveResponse200 | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | SourceSetSharing | None:
     """The most shared source sets (staff)
 
      Seed 002's combinations: the most shared subscription hashes (SHA-256 of the sorted source ids) with
@@ -121,23 +135,28 @@ def sync(
     Who may call it: staff members, with a personal API token (a session is answered 401, another user's
     token 403).
 
+    Args:
+        if_none_match (str | Unset):
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | V1AdminCacheSourceSetsRetrieveResponse200
+        Any | Error | SourceSetSharing
     """
 
     return sync_detailed(
         client=client,
+        if_none_match=if_none_match,
     ).parsed
 
 
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-) -> Response[Error | V1AdminCacheSourceSetsRetrieveResponse200]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | SourceSetSharing]:
     """The most shared source sets (staff)
 
      Seed 002's combinations: the most shared subscription hashes (SHA-256 of the sorted source ids) with
@@ -149,15 +168,20 @@ async def asyncio_detailed(
     Who may call it: staff members, with a personal API token (a session is answered 401, another user's
     token 403).
 
+    Args:
+        if_none_match (str | Unset):
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | V1AdminCacheSourceSetsRetrieveResponse200]
+        Response[Any | Error | SourceSetSharing]
     """
 
-    kwargs = _get_kwargs()
+    kwargs = _get_kwargs(
+        if_none_match=if_none_match,
+    )
 
     response = await client.get_async_httpx_client().request(**kwargs)
 
@@ -167,7 +191,8 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-) -> Error | V1AdminCacheSourceSetsRetrieveResponse200 | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | SourceSetSharing | None:
     """The most shared source sets (staff)
 
      Seed 002's combinations: the most shared subscription hashes (SHA-256 of the sorted source ids) with
@@ -179,16 +204,20 @@ async def asyncio(
     Who may call it: staff members, with a personal API token (a session is answered 401, another user's
     token 403).
 
+    Args:
+        if_none_match (str | Unset):
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | V1AdminCacheSourceSetsRetrieveResponse200
+        Any | Error | SourceSetSharing
     """
 
     return (
         await asyncio_detailed(
             client=client,
+            if_none_match=if_none_match,
         )
     ).parsed

@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 
 import httpx
 
@@ -16,7 +16,11 @@ def _get_kwargs(
     cron: str | Unset = UNSET,
     source_ids: str | Unset = UNSET,
     timezone: TimezoneEnum | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
 
     params: dict[str, Any] = {}
 
@@ -48,16 +52,21 @@ def _get_kwargs(
         "params": params,
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | Estimate | None:
+) -> Any | Error | Estimate | None:
     if response.status_code == 200:
         response_200 = Estimate.from_dict(response.json())
 
         return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
 
     if response.status_code == 400:
         response_400 = Error.from_dict(response.json())
@@ -92,7 +101,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | Estimate]:
+) -> Response[Any | Error | Estimate]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -107,7 +116,8 @@ def sync_detailed(
     cron: str | Unset = UNSET,
     source_ids: str | Unset = UNSET,
     timezone: TimezoneEnum | Unset = UNSET,
-) -> Response[Error | Estimate]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | Estimate]:
     """Estimate a subscription's cost
 
      What a subscription with this schedule and these sources would cost, before it is
@@ -123,19 +133,21 @@ def sync_detailed(
         cron (str | Unset):
         source_ids (str | Unset):
         timezone (TimezoneEnum | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | Estimate]
+        Response[Any | Error | Estimate]
     """
 
     kwargs = _get_kwargs(
         cron=cron,
         source_ids=source_ids,
         timezone=timezone,
+        if_none_match=if_none_match,
     )
 
     response = client.get_httpx_client().request(
@@ -151,7 +163,8 @@ def sync(
     cron: str | Unset = UNSET,
     source_ids: str | Unset = UNSET,
     timezone: TimezoneEnum | Unset = UNSET,
-) -> Error | Estimate | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | Estimate | None:
     """Estimate a subscription's cost
 
      What a subscription with this schedule and these sources would cost, before it is
@@ -167,13 +180,14 @@ def sync(
         cron (str | Unset):
         source_ids (str | Unset):
         timezone (TimezoneEnum | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | Estimate
+        Any | Error | Estimate
     """
 
     return sync_detailed(
@@ -181,6 +195,7 @@ def sync(
         cron=cron,
         source_ids=source_ids,
         timezone=timezone,
+        if_none_match=if_none_match,
     ).parsed
 
 
@@ -190,7 +205,8 @@ async def asyncio_detailed(
     cron: str | Unset = UNSET,
     source_ids: str | Unset = UNSET,
     timezone: TimezoneEnum | Unset = UNSET,
-) -> Response[Error | Estimate]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | Estimate]:
     """Estimate a subscription's cost
 
      What a subscription with this schedule and these sources would cost, before it is
@@ -206,19 +222,21 @@ async def asyncio_detailed(
         cron (str | Unset):
         source_ids (str | Unset):
         timezone (TimezoneEnum | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | Estimate]
+        Response[Any | Error | Estimate]
     """
 
     kwargs = _get_kwargs(
         cron=cron,
         source_ids=source_ids,
         timezone=timezone,
+        if_none_match=if_none_match,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -232,7 +250,8 @@ async def asyncio(
     cron: str | Unset = UNSET,
     source_ids: str | Unset = UNSET,
     timezone: TimezoneEnum | Unset = UNSET,
-) -> Error | Estimate | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | Estimate | None:
     """Estimate a subscription's cost
 
      What a subscription with this schedule and these sources would cost, before it is
@@ -248,13 +267,14 @@ async def asyncio(
         cron (str | Unset):
         source_ids (str | Unset):
         timezone (TimezoneEnum | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | Estimate
+        Any | Error | Estimate
     """
 
     return (
@@ -263,5 +283,6 @@ async def asyncio(
             cron=cron,
             source_ids=source_ids,
             timezone=timezone,
+            if_none_match=if_none_match,
         )
     ).parsed

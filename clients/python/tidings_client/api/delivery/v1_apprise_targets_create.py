@@ -5,11 +5,9 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.apprise_target import AppriseTarget
 from ...models.apprise_target_input_request import AppriseTargetInputRequest
 from ...models.error import Error
-from ...models.v1_apprise_targets_create_response_201 import (
-    V1AppriseTargetsCreateResponse201,
-)
 from ...types import Response
 
 
@@ -34,9 +32,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | V1AppriseTargetsCreateResponse201 | None:
+) -> AppriseTarget | Error | None:
     if response.status_code == 201:
-        response_201 = V1AppriseTargetsCreateResponse201.from_dict(response.json())
+        response_201 = AppriseTarget.from_dict(response.json())
 
         return response_201
 
@@ -83,7 +81,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | V1AppriseTargetsCreateResponse201]:
+) -> Response[AppriseTarget | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -96,7 +94,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: AppriseTargetInputRequest,
-) -> Response[Error | V1AppriseTargetsCreateResponse201]:
+) -> Response[AppriseTarget | Error]:
     """Add an Apprise target
 
      Add an Apprise URL as a notification target: {url, label}.
@@ -112,7 +110,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | V1AppriseTargetsCreateResponse201]
+        Response[AppriseTarget | Error]
     """
 
     kwargs = _get_kwargs(
@@ -130,7 +128,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: AppriseTargetInputRequest,
-) -> Error | V1AppriseTargetsCreateResponse201 | None:
+) -> AppriseTarget | Error | None:
     """Add an Apprise target
 
      Add an Apprise URL as a notification target: {url, label}.
@@ -146,7 +144,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | V1AppriseTargetsCreateResponse201
+        AppriseTarget | Error
     """
 
     return sync_detailed(
@@ -159,7 +157,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: AppriseTargetInputRequest,
-) -> Response[Error | V1AppriseTargetsCreateResponse201]:
+) -> Response[AppriseTarget | Error]:
     """Add an Apprise target
 
      Add an Apprise URL as a notification target: {url, label}.
@@ -175,7 +173,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | V1AppriseTargetsCreateResponse201]
+        Response[AppriseTarget | Error]
     """
 
     kwargs = _get_kwargs(
@@ -191,7 +189,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: AppriseTargetInputRequest,
-) -> Error | V1AppriseTargetsCreateResponse201 | None:
+) -> AppriseTarget | Error | None:
     """Add an Apprise target
 
      Add an Apprise URL as a notification target: {url, label}.
@@ -207,7 +205,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | V1AppriseTargetsCreateResponse201
+        AppriseTarget | Error
     """
 
     return (

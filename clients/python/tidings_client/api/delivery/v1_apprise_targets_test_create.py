@@ -6,10 +6,8 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.apprise_test_result import AppriseTestResult
 from ...models.error import Error
-from ...models.v1_apprise_targets_test_create_response_200 import (
-    V1AppriseTargetsTestCreateResponse200,
-)
 from ...types import Response
 
 
@@ -29,9 +27,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | V1AppriseTargetsTestCreateResponse200 | None:
+) -> AppriseTestResult | Error | None:
     if response.status_code == 200:
-        response_200 = V1AppriseTargetsTestCreateResponse200.from_dict(response.json())
+        response_200 = AppriseTestResult.from_dict(response.json())
 
         return response_200
 
@@ -83,7 +81,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | V1AppriseTargetsTestCreateResponse200]:
+) -> Response[AppriseTestResult | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -96,7 +94,7 @@ def sync_detailed(
     target_id: int,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | V1AppriseTargetsTestCreateResponse200]:
+) -> Response[AppriseTestResult | Error]:
     """Send a test notification
 
      Send a test notification to the target now.
@@ -112,7 +110,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | V1AppriseTargetsTestCreateResponse200]
+        Response[AppriseTestResult | Error]
     """
 
     kwargs = _get_kwargs(
@@ -130,7 +128,7 @@ def sync(
     target_id: int,
     *,
     client: AuthenticatedClient,
-) -> Error | V1AppriseTargetsTestCreateResponse200 | None:
+) -> AppriseTestResult | Error | None:
     """Send a test notification
 
      Send a test notification to the target now.
@@ -146,7 +144,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | V1AppriseTargetsTestCreateResponse200
+        AppriseTestResult | Error
     """
 
     return sync_detailed(
@@ -159,7 +157,7 @@ async def asyncio_detailed(
     target_id: int,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | V1AppriseTargetsTestCreateResponse200]:
+) -> Response[AppriseTestResult | Error]:
     """Send a test notification
 
      Send a test notification to the target now.
@@ -175,7 +173,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | V1AppriseTargetsTestCreateResponse200]
+        Response[AppriseTestResult | Error]
     """
 
     kwargs = _get_kwargs(
@@ -191,7 +189,7 @@ async def asyncio(
     target_id: int,
     *,
     client: AuthenticatedClient,
-) -> Error | V1AppriseTargetsTestCreateResponse200 | None:
+) -> AppriseTestResult | Error | None:
     """Send a test notification
 
      Send a test notification to the target now.
@@ -207,7 +205,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | V1AppriseTargetsTestCreateResponse200
+        AppriseTestResult | Error
     """
 
     return (

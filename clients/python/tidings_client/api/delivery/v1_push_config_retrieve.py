@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 
 import httpx
 
@@ -7,26 +7,37 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.push_config import PushConfig
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
-def _get_kwargs() -> dict[str, Any]:
+def _get_kwargs(
+    *,
+    if_none_match: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/api/v1/push/config",
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | PushConfig | None:
+) -> Any | Error | PushConfig | None:
     if response.status_code == 200:
         response_200 = PushConfig.from_dict(response.json())
 
         return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
 
     if response.status_code == 400:
         response_400 = Error.from_dict(response.json())
@@ -61,7 +72,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | PushConfig]:
+) -> Response[Any | Error | PushConfig]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -73,7 +84,8 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-) -> Response[Error | PushConfig]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | PushConfig]:
     """Read the Web Push configuration
 
      Whether this server sends Web Push, and what a browser needs to subscribe: the VAPID public key and
@@ -84,15 +96,20 @@ def sync_detailed(
     Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
     your own things are ever answered (others' are 404).
 
+    Args:
+        if_none_match (str | Unset):
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PushConfig]
+        Response[Any | Error | PushConfig]
     """
 
-    kwargs = _get_kwargs()
+    kwargs = _get_kwargs(
+        if_none_match=if_none_match,
+    )
 
     response = client.get_httpx_client().request(
         **kwargs,
@@ -104,7 +121,8 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-) -> Error | PushConfig | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | PushConfig | None:
     """Read the Web Push configuration
 
      Whether this server sends Web Push, and what a browser needs to subscribe: the VAPID public key and
@@ -115,23 +133,28 @@ def sync(
     Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
     your own things are ever answered (others' are 404).
 
+    Args:
+        if_none_match (str | Unset):
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PushConfig
+        Any | Error | PushConfig
     """
 
     return sync_detailed(
         client=client,
+        if_none_match=if_none_match,
     ).parsed
 
 
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-) -> Response[Error | PushConfig]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | PushConfig]:
     """Read the Web Push configuration
 
      Whether this server sends Web Push, and what a browser needs to subscribe: the VAPID public key and
@@ -142,15 +165,20 @@ async def asyncio_detailed(
     Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
     your own things are ever answered (others' are 404).
 
+    Args:
+        if_none_match (str | Unset):
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PushConfig]
+        Response[Any | Error | PushConfig]
     """
 
-    kwargs = _get_kwargs()
+    kwargs = _get_kwargs(
+        if_none_match=if_none_match,
+    )
 
     response = await client.get_async_httpx_client().request(**kwargs)
 
@@ -160,7 +188,8 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-) -> Error | PushConfig | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | PushConfig | None:
     """Read the Web Push configuration
 
      Whether this server sends Web Push, and what a browser needs to subscribe: the VAPID public key and
@@ -171,16 +200,20 @@ async def asyncio(
     Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
     your own things are ever answered (others' are 404).
 
+    Args:
+        if_none_match (str | Unset):
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PushConfig
+        Any | Error | PushConfig
     """
 
     return (
         await asyncio_detailed(
             client=client,
+            if_none_match=if_none_match,
         )
     ).parsed

@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 
 import httpx
 
@@ -14,7 +14,11 @@ def _get_kwargs(
     *,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
 
     params: dict[str, Any] = {}
 
@@ -30,16 +34,21 @@ def _get_kwargs(
         "params": params,
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | PaginatedPushDeviceList | None:
+) -> Any | Error | PaginatedPushDeviceList | None:
     if response.status_code == 200:
         response_200 = PaginatedPushDeviceList.from_dict(response.json())
 
         return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
 
     if response.status_code == 400:
         response_400 = Error.from_dict(response.json())
@@ -74,7 +83,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | PaginatedPushDeviceList]:
+) -> Response[Any | Error | PaginatedPushDeviceList]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -88,7 +97,8 @@ def sync_detailed(
     client: AuthenticatedClient,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
-) -> Response[Error | PaginatedPushDeviceList]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | PaginatedPushDeviceList]:
     """List push devices
 
      The reader's browsers registered for Web Push, oldest first, as every list: a page.
@@ -103,18 +113,20 @@ def sync_detailed(
     Args:
         cursor (str | Unset):
         limit (int | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PaginatedPushDeviceList]
+        Response[Any | Error | PaginatedPushDeviceList]
     """
 
     kwargs = _get_kwargs(
         cursor=cursor,
         limit=limit,
+        if_none_match=if_none_match,
     )
 
     response = client.get_httpx_client().request(
@@ -129,7 +141,8 @@ def sync(
     client: AuthenticatedClient,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
-) -> Error | PaginatedPushDeviceList | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | PaginatedPushDeviceList | None:
     """List push devices
 
      The reader's browsers registered for Web Push, oldest first, as every list: a page.
@@ -144,19 +157,21 @@ def sync(
     Args:
         cursor (str | Unset):
         limit (int | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PaginatedPushDeviceList
+        Any | Error | PaginatedPushDeviceList
     """
 
     return sync_detailed(
         client=client,
         cursor=cursor,
         limit=limit,
+        if_none_match=if_none_match,
     ).parsed
 
 
@@ -165,7 +180,8 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
-) -> Response[Error | PaginatedPushDeviceList]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | PaginatedPushDeviceList]:
     """List push devices
 
      The reader's browsers registered for Web Push, oldest first, as every list: a page.
@@ -180,18 +196,20 @@ async def asyncio_detailed(
     Args:
         cursor (str | Unset):
         limit (int | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PaginatedPushDeviceList]
+        Response[Any | Error | PaginatedPushDeviceList]
     """
 
     kwargs = _get_kwargs(
         cursor=cursor,
         limit=limit,
+        if_none_match=if_none_match,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -204,7 +222,8 @@ async def asyncio(
     client: AuthenticatedClient,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
-) -> Error | PaginatedPushDeviceList | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | PaginatedPushDeviceList | None:
     """List push devices
 
      The reader's browsers registered for Web Push, oldest first, as every list: a page.
@@ -219,13 +238,14 @@ async def asyncio(
     Args:
         cursor (str | Unset):
         limit (int | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PaginatedPushDeviceList
+        Any | Error | PaginatedPushDeviceList
     """
 
     return (
@@ -233,5 +253,6 @@ async def asyncio(
             client=client,
             cursor=cursor,
             limit=limit,
+            if_none_match=if_none_match,
         )
     ).parsed

@@ -6,11 +6,9 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.apprise_routes import AppriseRoutes
 from ...models.apprise_routes_input_request import AppriseRoutesInputRequest
 from ...models.error import Error
-from ...models.v1_subscriptions_apprise_targets_update_response_200 import (
-    V1SubscriptionsAppriseTargetsUpdateResponse200,
-)
 from ...types import Response
 
 
@@ -38,11 +36,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | V1SubscriptionsAppriseTargetsUpdateResponse200 | None:
+) -> AppriseRoutes | Error | None:
     if response.status_code == 200:
-        response_200 = V1SubscriptionsAppriseTargetsUpdateResponse200.from_dict(
-            response.json()
-        )
+        response_200 = AppriseRoutes.from_dict(response.json())
 
         return response_200
 
@@ -94,7 +90,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | V1SubscriptionsAppriseTargetsUpdateResponse200]:
+) -> Response[AppriseRoutes | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -108,7 +104,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: AppriseRoutesInputRequest,
-) -> Response[Error | V1SubscriptionsAppriseTargetsUpdateResponse200]:
+) -> Response[AppriseRoutes | Error]:
     """Route briefs to Apprise
 
      Route a subscription's briefs (a watch's changes: its notifier_id) to these targets: {targets:
@@ -126,7 +122,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | V1SubscriptionsAppriseTargetsUpdateResponse200]
+        Response[AppriseRoutes | Error]
     """
 
     kwargs = _get_kwargs(
@@ -146,7 +142,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: AppriseRoutesInputRequest,
-) -> Error | V1SubscriptionsAppriseTargetsUpdateResponse200 | None:
+) -> AppriseRoutes | Error | None:
     """Route briefs to Apprise
 
      Route a subscription's briefs (a watch's changes: its notifier_id) to these targets: {targets:
@@ -164,7 +160,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | V1SubscriptionsAppriseTargetsUpdateResponse200
+        AppriseRoutes | Error
     """
 
     return sync_detailed(
@@ -179,7 +175,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: AppriseRoutesInputRequest,
-) -> Response[Error | V1SubscriptionsAppriseTargetsUpdateResponse200]:
+) -> Response[AppriseRoutes | Error]:
     """Route briefs to Apprise
 
      Route a subscription's briefs (a watch's changes: its notifier_id) to these targets: {targets:
@@ -197,7 +193,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | V1SubscriptionsAppriseTargetsUpdateResponse200]
+        Response[AppriseRoutes | Error]
     """
 
     kwargs = _get_kwargs(
@@ -215,7 +211,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: AppriseRoutesInputRequest,
-) -> Error | V1SubscriptionsAppriseTargetsUpdateResponse200 | None:
+) -> AppriseRoutes | Error | None:
     """Route briefs to Apprise
 
      Route a subscription's briefs (a watch's changes: its notifier_id) to these targets: {targets:
@@ -233,7 +229,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | V1SubscriptionsAppriseTargetsUpdateResponse200
+        AppriseRoutes | Error
     """
 
     return (

@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote
 
 import httpx
@@ -16,7 +16,11 @@ def _get_kwargs(
     *,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
 
     params: dict[str, Any] = {}
 
@@ -34,16 +38,21 @@ def _get_kwargs(
         "params": params,
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | PaginatedDeliveryList | None:
+) -> Any | Error | PaginatedDeliveryList | None:
     if response.status_code == 200:
         response_200 = PaginatedDeliveryList.from_dict(response.json())
 
         return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
 
     if response.status_code == 400:
         response_400 = Error.from_dict(response.json())
@@ -83,7 +92,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | PaginatedDeliveryList]:
+) -> Response[Any | Error | PaginatedDeliveryList]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -98,7 +107,8 @@ def sync_detailed(
     client: AuthenticatedClient,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
-) -> Response[Error | PaginatedDeliveryList]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | PaginatedDeliveryList]:
     """List a subscription's deliveries
 
      Every email, webhook and test event of a subscription, newest first.
@@ -114,19 +124,21 @@ def sync_detailed(
         subscription_id (int):
         cursor (str | Unset):
         limit (int | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PaginatedDeliveryList]
+        Response[Any | Error | PaginatedDeliveryList]
     """
 
     kwargs = _get_kwargs(
         subscription_id=subscription_id,
         cursor=cursor,
         limit=limit,
+        if_none_match=if_none_match,
     )
 
     response = client.get_httpx_client().request(
@@ -142,7 +154,8 @@ def sync(
     client: AuthenticatedClient,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
-) -> Error | PaginatedDeliveryList | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | PaginatedDeliveryList | None:
     """List a subscription's deliveries
 
      Every email, webhook and test event of a subscription, newest first.
@@ -158,13 +171,14 @@ def sync(
         subscription_id (int):
         cursor (str | Unset):
         limit (int | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PaginatedDeliveryList
+        Any | Error | PaginatedDeliveryList
     """
 
     return sync_detailed(
@@ -172,6 +186,7 @@ def sync(
         client=client,
         cursor=cursor,
         limit=limit,
+        if_none_match=if_none_match,
     ).parsed
 
 
@@ -181,7 +196,8 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
-) -> Response[Error | PaginatedDeliveryList]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | PaginatedDeliveryList]:
     """List a subscription's deliveries
 
      Every email, webhook and test event of a subscription, newest first.
@@ -197,19 +213,21 @@ async def asyncio_detailed(
         subscription_id (int):
         cursor (str | Unset):
         limit (int | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PaginatedDeliveryList]
+        Response[Any | Error | PaginatedDeliveryList]
     """
 
     kwargs = _get_kwargs(
         subscription_id=subscription_id,
         cursor=cursor,
         limit=limit,
+        if_none_match=if_none_match,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -223,7 +241,8 @@ async def asyncio(
     client: AuthenticatedClient,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
-) -> Error | PaginatedDeliveryList | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | PaginatedDeliveryList | None:
     """List a subscription's deliveries
 
      Every email, webhook and test event of a subscription, newest first.
@@ -239,13 +258,14 @@ async def asyncio(
         subscription_id (int):
         cursor (str | Unset):
         limit (int | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PaginatedDeliveryList
+        Any | Error | PaginatedDeliveryList
     """
 
     return (
@@ -254,5 +274,6 @@ async def asyncio(
             client=client,
             cursor=cursor,
             limit=limit,
+            if_none_match=if_none_match,
         )
     ).parsed

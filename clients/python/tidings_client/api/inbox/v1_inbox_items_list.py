@@ -1,6 +1,6 @@
 import datetime
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 
 import httpx
 
@@ -23,7 +23,11 @@ def _get_kwargs(
     subscription: int | Unset = UNSET,
     to: datetime.date | Unset = UNSET,
     updated_since: datetime.datetime | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
 
     params: dict[str, Any] = {}
 
@@ -66,16 +70,21 @@ def _get_kwargs(
         "params": params,
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | InboxItemPage | None:
+) -> Any | Error | InboxItemPage | None:
     if response.status_code == 200:
         response_200 = InboxItemPage.from_dict(response.json())
 
         return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
 
     if response.status_code == 400:
         response_400 = Error.from_dict(response.json())
@@ -110,7 +119,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | InboxItemPage]:
+) -> Response[Any | Error | InboxItemPage]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -131,7 +140,8 @@ def sync_detailed(
     subscription: int | Unset = UNSET,
     to: datetime.date | Unset = UNSET,
     updated_since: datetime.datetime | Unset = UNSET,
-) -> Response[Error | InboxItemPage]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | InboxItemPage]:
     """List Inbox items
 
      Delivered items, newest brief first and in the brief's order inside it. Read forward with `next`
@@ -154,13 +164,14 @@ def sync_detailed(
         subscription (int | Unset):
         to (datetime.date | Unset):
         updated_since (datetime.datetime | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | InboxItemPage]
+        Response[Any | Error | InboxItemPage]
     """
 
     kwargs = _get_kwargs(
@@ -173,6 +184,7 @@ def sync_detailed(
         subscription=subscription,
         to=to,
         updated_since=updated_since,
+        if_none_match=if_none_match,
     )
 
     response = client.get_httpx_client().request(
@@ -194,7 +206,8 @@ def sync(
     subscription: int | Unset = UNSET,
     to: datetime.date | Unset = UNSET,
     updated_since: datetime.datetime | Unset = UNSET,
-) -> Error | InboxItemPage | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | InboxItemPage | None:
     """List Inbox items
 
      Delivered items, newest brief first and in the brief's order inside it. Read forward with `next`
@@ -217,13 +230,14 @@ def sync(
         subscription (int | Unset):
         to (datetime.date | Unset):
         updated_since (datetime.datetime | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | InboxItemPage
+        Any | Error | InboxItemPage
     """
 
     return sync_detailed(
@@ -237,6 +251,7 @@ def sync(
         subscription=subscription,
         to=to,
         updated_since=updated_since,
+        if_none_match=if_none_match,
     ).parsed
 
 
@@ -252,7 +267,8 @@ async def asyncio_detailed(
     subscription: int | Unset = UNSET,
     to: datetime.date | Unset = UNSET,
     updated_since: datetime.datetime | Unset = UNSET,
-) -> Response[Error | InboxItemPage]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | InboxItemPage]:
     """List Inbox items
 
      Delivered items, newest brief first and in the brief's order inside it. Read forward with `next`
@@ -275,13 +291,14 @@ async def asyncio_detailed(
         subscription (int | Unset):
         to (datetime.date | Unset):
         updated_since (datetime.datetime | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | InboxItemPage]
+        Response[Any | Error | InboxItemPage]
     """
 
     kwargs = _get_kwargs(
@@ -294,6 +311,7 @@ async def asyncio_detailed(
         subscription=subscription,
         to=to,
         updated_since=updated_since,
+        if_none_match=if_none_match,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -313,7 +331,8 @@ async def asyncio(
     subscription: int | Unset = UNSET,
     to: datetime.date | Unset = UNSET,
     updated_since: datetime.datetime | Unset = UNSET,
-) -> Error | InboxItemPage | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | InboxItemPage | None:
     """List Inbox items
 
      Delivered items, newest brief first and in the brief's order inside it. Read forward with `next`
@@ -336,13 +355,14 @@ async def asyncio(
         subscription (int | Unset):
         to (datetime.date | Unset):
         updated_since (datetime.datetime | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | InboxItemPage
+        Any | Error | InboxItemPage
     """
 
     return (
@@ -357,5 +377,6 @@ async def asyncio(
             subscription=subscription,
             to=to,
             updated_since=updated_since,
+            if_none_match=if_none_match,
         )
     ).parsed

@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 
 import httpx
 
@@ -7,22 +7,29 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.address import Address
 from ...models.error import Error
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
-def _get_kwargs() -> dict[str, Any]:
+def _get_kwargs(
+    *,
+    if_none_match: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/api/v1/newsletters/addresses",
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | list[Address] | None:
+) -> Any | Error | list[Address] | None:
     if response.status_code == 200:
         response_200 = []
         _response_200 = response.json()
@@ -32,6 +39,10 @@ def _parse_response(
             response_200.append(response_200_item)
 
         return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
 
     if response.status_code == 400:
         response_400 = Error.from_dict(response.json())
@@ -66,7 +77,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | list[Address]]:
+) -> Response[Any | Error | list[Address]]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -78,7 +89,8 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-) -> Response[Error | list[Address]]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | list[Address]]:
     """List newsletter addresses
 
      Your private newsletter addresses (a list, not a page), with the source each feeds and its allowed
@@ -89,15 +101,20 @@ def sync_detailed(
     Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
     your own things are ever answered (others' are 404).
 
+    Args:
+        if_none_match (str | Unset):
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | list[Address]]
+        Response[Any | Error | list[Address]]
     """
 
-    kwargs = _get_kwargs()
+    kwargs = _get_kwargs(
+        if_none_match=if_none_match,
+    )
 
     response = client.get_httpx_client().request(
         **kwargs,
@@ -109,7 +126,8 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-) -> Error | list[Address] | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | list[Address] | None:
     """List newsletter addresses
 
      Your private newsletter addresses (a list, not a page), with the source each feeds and its allowed
@@ -120,23 +138,28 @@ def sync(
     Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
     your own things are ever answered (others' are 404).
 
+    Args:
+        if_none_match (str | Unset):
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | list[Address]
+        Any | Error | list[Address]
     """
 
     return sync_detailed(
         client=client,
+        if_none_match=if_none_match,
     ).parsed
 
 
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-) -> Response[Error | list[Address]]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | list[Address]]:
     """List newsletter addresses
 
      Your private newsletter addresses (a list, not a page), with the source each feeds and its allowed
@@ -147,15 +170,20 @@ async def asyncio_detailed(
     Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
     your own things are ever answered (others' are 404).
 
+    Args:
+        if_none_match (str | Unset):
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | list[Address]]
+        Response[Any | Error | list[Address]]
     """
 
-    kwargs = _get_kwargs()
+    kwargs = _get_kwargs(
+        if_none_match=if_none_match,
+    )
 
     response = await client.get_async_httpx_client().request(**kwargs)
 
@@ -165,7 +193,8 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-) -> Error | list[Address] | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | list[Address] | None:
     """List newsletter addresses
 
      Your private newsletter addresses (a list, not a page), with the source each feeds and its allowed
@@ -176,16 +205,20 @@ async def asyncio(
     Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
     your own things are ever answered (others' are 404).
 
+    Args:
+        if_none_match (str | Unset):
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | list[Address]
+        Any | Error | list[Address]
     """
 
     return (
         await asyncio_detailed(
             client=client,
+            if_none_match=if_none_match,
         )
     ).parsed

@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote
 
 import httpx
@@ -8,12 +8,17 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.inbound_message import InboundMessage
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     address_id: int,
+    *,
+    if_none_match: str | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
 
     _kwargs: dict[str, Any] = {
         "method": "get",
@@ -22,12 +27,13 @@ def _get_kwargs(
         ),
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | list[InboundMessage] | None:
+) -> Any | Error | list[InboundMessage] | None:
     if response.status_code == 200:
         response_200 = []
         _response_200 = response.json()
@@ -37,6 +43,10 @@ def _parse_response(
             response_200.append(response_200_item)
 
         return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
 
     if response.status_code == 400:
         response_400 = Error.from_dict(response.json())
@@ -76,7 +86,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | list[InboundMessage]]:
+) -> Response[Any | Error | list[InboundMessage]]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -89,7 +99,8 @@ def sync_detailed(
     address_id: int,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | list[InboundMessage]]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | list[InboundMessage]]:
     """List an address's messages
 
      The latest 100 messages: held ones (sender not allowed) and confirmations (open confirm_url
@@ -102,17 +113,19 @@ def sync_detailed(
 
     Args:
         address_id (int):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | list[InboundMessage]]
+        Response[Any | Error | list[InboundMessage]]
     """
 
     kwargs = _get_kwargs(
         address_id=address_id,
+        if_none_match=if_none_match,
     )
 
     response = client.get_httpx_client().request(
@@ -126,7 +139,8 @@ def sync(
     address_id: int,
     *,
     client: AuthenticatedClient,
-) -> Error | list[InboundMessage] | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | list[InboundMessage] | None:
     """List an address's messages
 
      The latest 100 messages: held ones (sender not allowed) and confirmations (open confirm_url
@@ -139,18 +153,20 @@ def sync(
 
     Args:
         address_id (int):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | list[InboundMessage]
+        Any | Error | list[InboundMessage]
     """
 
     return sync_detailed(
         address_id=address_id,
         client=client,
+        if_none_match=if_none_match,
     ).parsed
 
 
@@ -158,7 +174,8 @@ async def asyncio_detailed(
     address_id: int,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | list[InboundMessage]]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | list[InboundMessage]]:
     """List an address's messages
 
      The latest 100 messages: held ones (sender not allowed) and confirmations (open confirm_url
@@ -171,17 +188,19 @@ async def asyncio_detailed(
 
     Args:
         address_id (int):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | list[InboundMessage]]
+        Response[Any | Error | list[InboundMessage]]
     """
 
     kwargs = _get_kwargs(
         address_id=address_id,
+        if_none_match=if_none_match,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -193,7 +212,8 @@ async def asyncio(
     address_id: int,
     *,
     client: AuthenticatedClient,
-) -> Error | list[InboundMessage] | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | list[InboundMessage] | None:
     """List an address's messages
 
      The latest 100 messages: held ones (sender not allowed) and confirmations (open confirm_url
@@ -206,18 +226,20 @@ async def asyncio(
 
     Args:
         address_id (int):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | list[InboundMessage]
+        Any | Error | list[InboundMessage]
     """
 
     return (
         await asyncio_detailed(
             address_id=address_id,
             client=client,
+            if_none_match=if_none_match,
         )
     ).parsed

@@ -6,8 +6,8 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
+from ...models.tidings_export_version_1 import TidingsExportVersion1
 from ...models.transfer_scope_enum import TransferScopeEnum
-from ...models.v1_export_retrieve_response_200 import V1ExportRetrieveResponse200
 from ...types import UNSET, Response, Unset
 
 
@@ -37,9 +37,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | V1ExportRetrieveResponse200 | None:
+) -> Error | TidingsExportVersion1 | None:
     if response.status_code == 200:
-        response_200 = V1ExportRetrieveResponse200.from_dict(response.json())
+        response_200 = TidingsExportVersion1.from_dict(response.json())
 
         return response_200
 
@@ -76,7 +76,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | V1ExportRetrieveResponse200]:
+) -> Response[Error | TidingsExportVersion1]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -89,7 +89,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     scope: TransferScopeEnum | Unset = UNSET,
-) -> Response[Error | V1ExportRetrieveResponse200]:
+) -> Response[Error | TidingsExportVersion1]:
     """Export your data
 
      Everything of yours as one JSON document: preferences, sources, subscriptions, runs with their
@@ -111,7 +111,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | V1ExportRetrieveResponse200]
+        Response[Error | TidingsExportVersion1]
     """
 
     kwargs = _get_kwargs(
@@ -129,7 +129,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     scope: TransferScopeEnum | Unset = UNSET,
-) -> Error | V1ExportRetrieveResponse200 | None:
+) -> Error | TidingsExportVersion1 | None:
     """Export your data
 
      Everything of yours as one JSON document: preferences, sources, subscriptions, runs with their
@@ -151,7 +151,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | V1ExportRetrieveResponse200
+        Error | TidingsExportVersion1
     """
 
     return sync_detailed(
@@ -164,7 +164,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     scope: TransferScopeEnum | Unset = UNSET,
-) -> Response[Error | V1ExportRetrieveResponse200]:
+) -> Response[Error | TidingsExportVersion1]:
     """Export your data
 
      Everything of yours as one JSON document: preferences, sources, subscriptions, runs with their
@@ -186,7 +186,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | V1ExportRetrieveResponse200]
+        Response[Error | TidingsExportVersion1]
     """
 
     kwargs = _get_kwargs(
@@ -202,7 +202,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     scope: TransferScopeEnum | Unset = UNSET,
-) -> Error | V1ExportRetrieveResponse200 | None:
+) -> Error | TidingsExportVersion1 | None:
     """Export your data
 
      Everything of yours as one JSON document: preferences, sources, subscriptions, runs with their
@@ -224,7 +224,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | V1ExportRetrieveResponse200
+        Error | TidingsExportVersion1
     """
 
     return (

@@ -7,9 +7,7 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.redeem_request import RedeemRequest
-from ...models.v1_transfer_redeem_create_response_200 import (
-    V1TransferRedeemCreateResponse200,
-)
+from ...models.tidings_export_version_1 import TidingsExportVersion1
 from ...types import Response
 
 
@@ -34,9 +32,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | V1TransferRedeemCreateResponse200 | None:
+) -> Error | TidingsExportVersion1 | None:
     if response.status_code == 200:
-        response_200 = V1TransferRedeemCreateResponse200.from_dict(response.json())
+        response_200 = TidingsExportVersion1.from_dict(response.json())
 
         return response_200
 
@@ -88,7 +86,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | V1TransferRedeemCreateResponse200]:
+) -> Response[Error | TidingsExportVersion1]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -101,7 +99,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: RedeemRequest,
-) -> Response[Error | V1TransferRedeemCreateResponse200]:
+) -> Response[Error | TidingsExportVersion1]:
     """Redeem a transfer code
 
      Spend a transfer code and receive the export (another Tidings calls this through its safe fetch
@@ -117,7 +115,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | V1TransferRedeemCreateResponse200]
+        Response[Error | TidingsExportVersion1]
     """
 
     kwargs = _get_kwargs(
@@ -135,7 +133,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: RedeemRequest,
-) -> Error | V1TransferRedeemCreateResponse200 | None:
+) -> Error | TidingsExportVersion1 | None:
     """Redeem a transfer code
 
      Spend a transfer code and receive the export (another Tidings calls this through its safe fetch
@@ -151,7 +149,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | V1TransferRedeemCreateResponse200
+        Error | TidingsExportVersion1
     """
 
     return sync_detailed(
@@ -164,7 +162,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: RedeemRequest,
-) -> Response[Error | V1TransferRedeemCreateResponse200]:
+) -> Response[Error | TidingsExportVersion1]:
     """Redeem a transfer code
 
      Spend a transfer code and receive the export (another Tidings calls this through its safe fetch
@@ -180,7 +178,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | V1TransferRedeemCreateResponse200]
+        Response[Error | TidingsExportVersion1]
     """
 
     kwargs = _get_kwargs(
@@ -196,7 +194,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: RedeemRequest,
-) -> Error | V1TransferRedeemCreateResponse200 | None:
+) -> Error | TidingsExportVersion1 | None:
     """Redeem a transfer code
 
      Spend a transfer code and receive the export (another Tidings calls this through its safe fetch
@@ -212,7 +210,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | V1TransferRedeemCreateResponse200
+        Error | TidingsExportVersion1
     """
 
     return (

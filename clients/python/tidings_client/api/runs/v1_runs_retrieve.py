@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote
 
 import httpx
@@ -8,12 +8,17 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.run_detail import RunDetail
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     run_id: int,
+    *,
+    if_none_match: str | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
 
     _kwargs: dict[str, Any] = {
         "method": "get",
@@ -22,16 +27,21 @@ def _get_kwargs(
         ),
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | RunDetail | None:
+) -> Any | Error | RunDetail | None:
     if response.status_code == 200:
         response_200 = RunDetail.from_dict(response.json())
 
         return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
 
     if response.status_code == 400:
         response_400 = Error.from_dict(response.json())
@@ -71,7 +81,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | RunDetail]:
+) -> Response[Any | Error | RunDetail]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -84,7 +94,8 @@ def sync_detailed(
     run_id: int,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | RunDetail]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | RunDetail]:
     """Read a run and its brief
 
      One run of yours: its status, when it started and finished, what it cost, and its brief: the
@@ -97,17 +108,19 @@ def sync_detailed(
 
     Args:
         run_id (int):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | RunDetail]
+        Response[Any | Error | RunDetail]
     """
 
     kwargs = _get_kwargs(
         run_id=run_id,
+        if_none_match=if_none_match,
     )
 
     response = client.get_httpx_client().request(
@@ -121,7 +134,8 @@ def sync(
     run_id: int,
     *,
     client: AuthenticatedClient,
-) -> Error | RunDetail | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | RunDetail | None:
     """Read a run and its brief
 
      One run of yours: its status, when it started and finished, what it cost, and its brief: the
@@ -134,18 +148,20 @@ def sync(
 
     Args:
         run_id (int):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | RunDetail
+        Any | Error | RunDetail
     """
 
     return sync_detailed(
         run_id=run_id,
         client=client,
+        if_none_match=if_none_match,
     ).parsed
 
 
@@ -153,7 +169,8 @@ async def asyncio_detailed(
     run_id: int,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | RunDetail]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | RunDetail]:
     """Read a run and its brief
 
      One run of yours: its status, when it started and finished, what it cost, and its brief: the
@@ -166,17 +183,19 @@ async def asyncio_detailed(
 
     Args:
         run_id (int):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | RunDetail]
+        Response[Any | Error | RunDetail]
     """
 
     kwargs = _get_kwargs(
         run_id=run_id,
+        if_none_match=if_none_match,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -188,7 +207,8 @@ async def asyncio(
     run_id: int,
     *,
     client: AuthenticatedClient,
-) -> Error | RunDetail | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | RunDetail | None:
     """Read a run and its brief
 
      One run of yours: its status, when it started and finished, what it cost, and its brief: the
@@ -201,18 +221,20 @@ async def asyncio(
 
     Args:
         run_id (int):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | RunDetail
+        Any | Error | RunDetail
     """
 
     return (
         await asyncio_detailed(
             run_id=run_id,
             client=client,
+            if_none_match=if_none_match,
         )
     ).parsed

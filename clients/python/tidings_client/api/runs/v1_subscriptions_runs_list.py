@@ -1,6 +1,6 @@
 import datetime
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote
 
 import httpx
@@ -18,7 +18,11 @@ def _get_kwargs(
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     updated_since: datetime.datetime | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
 
     params: dict[str, Any] = {}
 
@@ -41,16 +45,21 @@ def _get_kwargs(
         "params": params,
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | PaginatedRunList | None:
+) -> Any | Error | PaginatedRunList | None:
     if response.status_code == 200:
         response_200 = PaginatedRunList.from_dict(response.json())
 
         return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
 
     if response.status_code == 400:
         response_400 = Error.from_dict(response.json())
@@ -90,7 +99,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | PaginatedRunList]:
+) -> Response[Any | Error | PaginatedRunList]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -106,7 +115,8 @@ def sync_detailed(
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     updated_since: datetime.datetime | Unset = UNSET,
-) -> Response[Error | PaginatedRunList]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | PaginatedRunList]:
     """List a subscription's runs
 
      A subscription's runs, newest first: status, trigger, timings, counts and cost (the brief itself is
@@ -124,13 +134,14 @@ def sync_detailed(
         cursor (str | Unset):
         limit (int | Unset):
         updated_since (datetime.datetime | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PaginatedRunList]
+        Response[Any | Error | PaginatedRunList]
     """
 
     kwargs = _get_kwargs(
@@ -138,6 +149,7 @@ def sync_detailed(
         cursor=cursor,
         limit=limit,
         updated_since=updated_since,
+        if_none_match=if_none_match,
     )
 
     response = client.get_httpx_client().request(
@@ -154,7 +166,8 @@ def sync(
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     updated_since: datetime.datetime | Unset = UNSET,
-) -> Error | PaginatedRunList | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | PaginatedRunList | None:
     """List a subscription's runs
 
      A subscription's runs, newest first: status, trigger, timings, counts and cost (the brief itself is
@@ -172,13 +185,14 @@ def sync(
         cursor (str | Unset):
         limit (int | Unset):
         updated_since (datetime.datetime | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PaginatedRunList
+        Any | Error | PaginatedRunList
     """
 
     return sync_detailed(
@@ -187,6 +201,7 @@ def sync(
         cursor=cursor,
         limit=limit,
         updated_since=updated_since,
+        if_none_match=if_none_match,
     ).parsed
 
 
@@ -197,7 +212,8 @@ async def asyncio_detailed(
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     updated_since: datetime.datetime | Unset = UNSET,
-) -> Response[Error | PaginatedRunList]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | PaginatedRunList]:
     """List a subscription's runs
 
      A subscription's runs, newest first: status, trigger, timings, counts and cost (the brief itself is
@@ -215,13 +231,14 @@ async def asyncio_detailed(
         cursor (str | Unset):
         limit (int | Unset):
         updated_since (datetime.datetime | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PaginatedRunList]
+        Response[Any | Error | PaginatedRunList]
     """
 
     kwargs = _get_kwargs(
@@ -229,6 +246,7 @@ async def asyncio_detailed(
         cursor=cursor,
         limit=limit,
         updated_since=updated_since,
+        if_none_match=if_none_match,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -243,7 +261,8 @@ async def asyncio(
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     updated_since: datetime.datetime | Unset = UNSET,
-) -> Error | PaginatedRunList | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | PaginatedRunList | None:
     """List a subscription's runs
 
      A subscription's runs, newest first: status, trigger, timings, counts and cost (the brief itself is
@@ -261,13 +280,14 @@ async def asyncio(
         cursor (str | Unset):
         limit (int | Unset):
         updated_since (datetime.datetime | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PaginatedRunList
+        Any | Error | PaginatedRunList
     """
 
     return (
@@ -277,5 +297,6 @@ async def asyncio(
             cursor=cursor,
             limit=limit,
             updated_since=updated_since,
+            if_none_match=if_none_match,
         )
     ).parsed

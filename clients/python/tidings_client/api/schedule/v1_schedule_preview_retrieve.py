@@ -1,6 +1,6 @@
 import datetime
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 
 import httpx
 
@@ -18,7 +18,11 @@ def _get_kwargs(
     count: int | Unset = 5,
     cron: str,
     timezone: TimezoneEnum | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
 
     params: dict[str, Any] = {}
 
@@ -45,16 +49,21 @@ def _get_kwargs(
         "params": params,
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | SchedulePreview | None:
+) -> Any | Error | SchedulePreview | None:
     if response.status_code == 200:
         response_200 = SchedulePreview.from_dict(response.json())
 
         return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
 
     if response.status_code == 400:
         response_400 = Error.from_dict(response.json())
@@ -84,7 +93,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | SchedulePreview]:
+) -> Response[Any | Error | SchedulePreview]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -100,7 +109,8 @@ def sync_detailed(
     count: int | Unset = 5,
     cron: str,
     timezone: TimezoneEnum | Unset = UNSET,
-) -> Response[Error | SchedulePreview]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | SchedulePreview]:
     """Preview a cron schedule
 
      The next runs of a cron schedule in a time zone, and the schedule in plain words.
@@ -114,13 +124,14 @@ def sync_detailed(
         count (int | Unset):  Default: 5.
         cron (str):
         timezone (TimezoneEnum | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | SchedulePreview]
+        Response[Any | Error | SchedulePreview]
     """
 
     kwargs = _get_kwargs(
@@ -128,6 +139,7 @@ def sync_detailed(
         count=count,
         cron=cron,
         timezone=timezone,
+        if_none_match=if_none_match,
     )
 
     response = client.get_httpx_client().request(
@@ -144,7 +156,8 @@ def sync(
     count: int | Unset = 5,
     cron: str,
     timezone: TimezoneEnum | Unset = UNSET,
-) -> Error | SchedulePreview | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | SchedulePreview | None:
     """Preview a cron schedule
 
      The next runs of a cron schedule in a time zone, and the schedule in plain words.
@@ -158,13 +171,14 @@ def sync(
         count (int | Unset):  Default: 5.
         cron (str):
         timezone (TimezoneEnum | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | SchedulePreview
+        Any | Error | SchedulePreview
     """
 
     return sync_detailed(
@@ -173,6 +187,7 @@ def sync(
         count=count,
         cron=cron,
         timezone=timezone,
+        if_none_match=if_none_match,
     ).parsed
 
 
@@ -183,7 +198,8 @@ async def asyncio_detailed(
     count: int | Unset = 5,
     cron: str,
     timezone: TimezoneEnum | Unset = UNSET,
-) -> Response[Error | SchedulePreview]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | SchedulePreview]:
     """Preview a cron schedule
 
      The next runs of a cron schedule in a time zone, and the schedule in plain words.
@@ -197,13 +213,14 @@ async def asyncio_detailed(
         count (int | Unset):  Default: 5.
         cron (str):
         timezone (TimezoneEnum | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | SchedulePreview]
+        Response[Any | Error | SchedulePreview]
     """
 
     kwargs = _get_kwargs(
@@ -211,6 +228,7 @@ async def asyncio_detailed(
         count=count,
         cron=cron,
         timezone=timezone,
+        if_none_match=if_none_match,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -225,7 +243,8 @@ async def asyncio(
     count: int | Unset = 5,
     cron: str,
     timezone: TimezoneEnum | Unset = UNSET,
-) -> Error | SchedulePreview | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | SchedulePreview | None:
     """Preview a cron schedule
 
      The next runs of a cron schedule in a time zone, and the schedule in plain words.
@@ -239,13 +258,14 @@ async def asyncio(
         count (int | Unset):  Default: 5.
         cron (str):
         timezone (TimezoneEnum | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | SchedulePreview
+        Any | Error | SchedulePreview
     """
 
     return (
@@ -255,5 +275,6 @@ async def asyncio(
             count=count,
             cron=cron,
             timezone=timezone,
+            if_none_match=if_none_match,
         )
     ).parsed

@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote
 
 import httpx
@@ -8,12 +8,17 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.watched_list import WatchedList
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     user_source_id: int,
+    *,
+    if_none_match: str | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
 
     _kwargs: dict[str, Any] = {
         "method": "get",
@@ -22,16 +27,21 @@ def _get_kwargs(
         ),
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | WatchedList | None:
+) -> Any | Error | WatchedList | None:
     if response.status_code == 200:
         response_200 = WatchedList.from_dict(response.json())
 
         return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
 
     if response.status_code == 400:
         response_400 = Error.from_dict(response.json())
@@ -71,7 +81,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | WatchedList]:
+) -> Response[Any | Error | WatchedList]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -84,7 +94,8 @@ def sync_detailed(
     user_source_id: int,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | WatchedList]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | WatchedList]:
     """Read a listing watch
 
      One listing watch of yours: the page, the selector, how it notifies and how often it is checked.
@@ -96,17 +107,19 @@ def sync_detailed(
 
     Args:
         user_source_id (int):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | WatchedList]
+        Response[Any | Error | WatchedList]
     """
 
     kwargs = _get_kwargs(
         user_source_id=user_source_id,
+        if_none_match=if_none_match,
     )
 
     response = client.get_httpx_client().request(
@@ -120,7 +133,8 @@ def sync(
     user_source_id: int,
     *,
     client: AuthenticatedClient,
-) -> Error | WatchedList | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | WatchedList | None:
     """Read a listing watch
 
      One listing watch of yours: the page, the selector, how it notifies and how often it is checked.
@@ -132,18 +146,20 @@ def sync(
 
     Args:
         user_source_id (int):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | WatchedList
+        Any | Error | WatchedList
     """
 
     return sync_detailed(
         user_source_id=user_source_id,
         client=client,
+        if_none_match=if_none_match,
     ).parsed
 
 
@@ -151,7 +167,8 @@ async def asyncio_detailed(
     user_source_id: int,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | WatchedList]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | WatchedList]:
     """Read a listing watch
 
      One listing watch of yours: the page, the selector, how it notifies and how often it is checked.
@@ -163,17 +180,19 @@ async def asyncio_detailed(
 
     Args:
         user_source_id (int):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | WatchedList]
+        Response[Any | Error | WatchedList]
     """
 
     kwargs = _get_kwargs(
         user_source_id=user_source_id,
+        if_none_match=if_none_match,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -185,7 +204,8 @@ async def asyncio(
     user_source_id: int,
     *,
     client: AuthenticatedClient,
-) -> Error | WatchedList | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | WatchedList | None:
     """Read a listing watch
 
      One listing watch of yours: the page, the selector, how it notifies and how often it is checked.
@@ -197,18 +217,20 @@ async def asyncio(
 
     Args:
         user_source_id (int):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | WatchedList
+        Any | Error | WatchedList
     """
 
     return (
         await asyncio_detailed(
             user_source_id=user_source_id,
             client=client,
+            if_none_match=if_none_match,
         )
     ).parsed

@@ -6,25 +6,36 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
-def _get_kwargs() -> dict[str, Any]:
+def _get_kwargs(
+    *,
+    if_none_match: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/api/v1/sources/opml",
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | str | None:
+) -> Any | Error | str | None:
     if response.status_code == 200:
         response_200 = cast(str, response.content)
         return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
 
     if response.status_code == 400:
         response_400 = Error.from_dict(response.json())
@@ -59,7 +70,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | str]:
+) -> Response[Any | Error | str]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -71,7 +82,8 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-) -> Response[Error | str]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | str]:
     """Export your feeds as OPML
 
      Your library's feeds as an OPML 2.0 document.
@@ -81,15 +93,20 @@ def sync_detailed(
     Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
     your own things are ever answered (others' are 404).
 
+    Args:
+        if_none_match (str | Unset):
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | str]
+        Response[Any | Error | str]
     """
 
-    kwargs = _get_kwargs()
+    kwargs = _get_kwargs(
+        if_none_match=if_none_match,
+    )
 
     response = client.get_httpx_client().request(
         **kwargs,
@@ -101,7 +118,8 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-) -> Error | str | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | str | None:
     """Export your feeds as OPML
 
      Your library's feeds as an OPML 2.0 document.
@@ -111,23 +129,28 @@ def sync(
     Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
     your own things are ever answered (others' are 404).
 
+    Args:
+        if_none_match (str | Unset):
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | str
+        Any | Error | str
     """
 
     return sync_detailed(
         client=client,
+        if_none_match=if_none_match,
     ).parsed
 
 
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-) -> Response[Error | str]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | str]:
     """Export your feeds as OPML
 
      Your library's feeds as an OPML 2.0 document.
@@ -137,15 +160,20 @@ async def asyncio_detailed(
     Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
     your own things are ever answered (others' are 404).
 
+    Args:
+        if_none_match (str | Unset):
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | str]
+        Response[Any | Error | str]
     """
 
-    kwargs = _get_kwargs()
+    kwargs = _get_kwargs(
+        if_none_match=if_none_match,
+    )
 
     response = await client.get_async_httpx_client().request(**kwargs)
 
@@ -155,7 +183,8 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-) -> Error | str | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | str | None:
     """Export your feeds as OPML
 
      Your library's feeds as an OPML 2.0 document.
@@ -165,16 +194,20 @@ async def asyncio(
     Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
     your own things are ever answered (others' are 404).
 
+    Args:
+        if_none_match (str | Unset):
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | str
+        Any | Error | str
     """
 
     return (
         await asyncio_detailed(
             client=client,
+            if_none_match=if_none_match,
         )
     ).parsed

@@ -1,6 +1,6 @@
 import datetime
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 
 import httpx
 
@@ -16,7 +16,11 @@ def _get_kwargs(
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     updated_since: datetime.datetime | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
 
     params: dict[str, Any] = {}
 
@@ -37,16 +41,21 @@ def _get_kwargs(
         "params": params,
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | PaginatedSubscriptionList | None:
+) -> Any | Error | PaginatedSubscriptionList | None:
     if response.status_code == 200:
         response_200 = PaginatedSubscriptionList.from_dict(response.json())
 
         return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
 
     if response.status_code == 400:
         response_400 = Error.from_dict(response.json())
@@ -81,7 +90,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | PaginatedSubscriptionList]:
+) -> Response[Any | Error | PaginatedSubscriptionList]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -96,7 +105,8 @@ def sync_detailed(
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     updated_since: datetime.datetime | Unset = UNSET,
-) -> Response[Error | PaginatedSubscriptionList]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | PaginatedSubscriptionList]:
     """List subscriptions
 
      Your subscriptions (deleted ones are gone), newest first, with their schedule, next run and delivery
@@ -113,19 +123,21 @@ def sync_detailed(
         cursor (str | Unset):
         limit (int | Unset):
         updated_since (datetime.datetime | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PaginatedSubscriptionList]
+        Response[Any | Error | PaginatedSubscriptionList]
     """
 
     kwargs = _get_kwargs(
         cursor=cursor,
         limit=limit,
         updated_since=updated_since,
+        if_none_match=if_none_match,
     )
 
     response = client.get_httpx_client().request(
@@ -141,7 +153,8 @@ def sync(
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     updated_since: datetime.datetime | Unset = UNSET,
-) -> Error | PaginatedSubscriptionList | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | PaginatedSubscriptionList | None:
     """List subscriptions
 
      Your subscriptions (deleted ones are gone), newest first, with their schedule, next run and delivery
@@ -158,13 +171,14 @@ def sync(
         cursor (str | Unset):
         limit (int | Unset):
         updated_since (datetime.datetime | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PaginatedSubscriptionList
+        Any | Error | PaginatedSubscriptionList
     """
 
     return sync_detailed(
@@ -172,6 +186,7 @@ def sync(
         cursor=cursor,
         limit=limit,
         updated_since=updated_since,
+        if_none_match=if_none_match,
     ).parsed
 
 
@@ -181,7 +196,8 @@ async def asyncio_detailed(
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     updated_since: datetime.datetime | Unset = UNSET,
-) -> Response[Error | PaginatedSubscriptionList]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | PaginatedSubscriptionList]:
     """List subscriptions
 
      Your subscriptions (deleted ones are gone), newest first, with their schedule, next run and delivery
@@ -198,19 +214,21 @@ async def asyncio_detailed(
         cursor (str | Unset):
         limit (int | Unset):
         updated_since (datetime.datetime | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PaginatedSubscriptionList]
+        Response[Any | Error | PaginatedSubscriptionList]
     """
 
     kwargs = _get_kwargs(
         cursor=cursor,
         limit=limit,
         updated_since=updated_since,
+        if_none_match=if_none_match,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -224,7 +242,8 @@ async def asyncio(
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     updated_since: datetime.datetime | Unset = UNSET,
-) -> Error | PaginatedSubscriptionList | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | PaginatedSubscriptionList | None:
     """List subscriptions
 
      Your subscriptions (deleted ones are gone), newest first, with their schedule, next run and delivery
@@ -241,13 +260,14 @@ async def asyncio(
         cursor (str | Unset):
         limit (int | Unset):
         updated_since (datetime.datetime | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PaginatedSubscriptionList
+        Any | Error | PaginatedSubscriptionList
     """
 
     return (
@@ -256,5 +276,6 @@ async def asyncio(
             cursor=cursor,
             limit=limit,
             updated_since=updated_since,
+            if_none_match=if_none_match,
         )
     ).parsed

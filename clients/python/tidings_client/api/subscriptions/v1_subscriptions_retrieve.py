@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote
 
 import httpx
@@ -8,12 +8,17 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.subscription import Subscription
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     subscription_id: int,
+    *,
+    if_none_match: str | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
 
     _kwargs: dict[str, Any] = {
         "method": "get",
@@ -22,16 +27,21 @@ def _get_kwargs(
         ),
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | Subscription | None:
+) -> Any | Error | Subscription | None:
     if response.status_code == 200:
         response_200 = Subscription.from_dict(response.json())
 
         return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
 
     if response.status_code == 400:
         response_400 = Error.from_dict(response.json())
@@ -71,7 +81,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | Subscription]:
+) -> Response[Any | Error | Subscription]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -84,7 +94,8 @@ def sync_detailed(
     subscription_id: int,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | Subscription]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | Subscription]:
     """Read a subscription
 
      One subscription of yours, with its schedule, next and last run, delivery settings and webhook.
@@ -96,17 +107,19 @@ def sync_detailed(
 
     Args:
         subscription_id (int):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | Subscription]
+        Response[Any | Error | Subscription]
     """
 
     kwargs = _get_kwargs(
         subscription_id=subscription_id,
+        if_none_match=if_none_match,
     )
 
     response = client.get_httpx_client().request(
@@ -120,7 +133,8 @@ def sync(
     subscription_id: int,
     *,
     client: AuthenticatedClient,
-) -> Error | Subscription | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | Subscription | None:
     """Read a subscription
 
      One subscription of yours, with its schedule, next and last run, delivery settings and webhook.
@@ -132,18 +146,20 @@ def sync(
 
     Args:
         subscription_id (int):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | Subscription
+        Any | Error | Subscription
     """
 
     return sync_detailed(
         subscription_id=subscription_id,
         client=client,
+        if_none_match=if_none_match,
     ).parsed
 
 
@@ -151,7 +167,8 @@ async def asyncio_detailed(
     subscription_id: int,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | Subscription]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | Subscription]:
     """Read a subscription
 
      One subscription of yours, with its schedule, next and last run, delivery settings and webhook.
@@ -163,17 +180,19 @@ async def asyncio_detailed(
 
     Args:
         subscription_id (int):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | Subscription]
+        Response[Any | Error | Subscription]
     """
 
     kwargs = _get_kwargs(
         subscription_id=subscription_id,
+        if_none_match=if_none_match,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -185,7 +204,8 @@ async def asyncio(
     subscription_id: int,
     *,
     client: AuthenticatedClient,
-) -> Error | Subscription | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | Subscription | None:
     """Read a subscription
 
      One subscription of yours, with its schedule, next and last run, delivery settings and webhook.
@@ -197,18 +217,20 @@ async def asyncio(
 
     Args:
         subscription_id (int):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | Subscription
+        Any | Error | Subscription
     """
 
     return (
         await asyncio_detailed(
             subscription_id=subscription_id,
             client=client,
+            if_none_match=if_none_match,
         )
     ).parsed

@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote
 
 import httpx
@@ -8,13 +8,18 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.edition import Edition
 from ...models.error import Error
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     slug: str,
     edition_id: int,
+    *,
+    if_none_match: str | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
 
     _kwargs: dict[str, Any] = {
         "method": "get",
@@ -24,16 +29,21 @@ def _get_kwargs(
         ),
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Edition | Error | None:
+) -> Any | Edition | Error | None:
     if response.status_code == 200:
         response_200 = Edition.from_dict(response.json())
 
         return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
 
     if response.status_code == 400:
         response_400 = Error.from_dict(response.json())
@@ -63,7 +73,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Edition | Error]:
+) -> Response[Any | Edition | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -77,7 +87,8 @@ def sync_detailed(
     edition_id: int,
     *,
     client: AuthenticatedClient,
-) -> Response[Edition | Error]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Edition | Error]:
     """Read a topic's edition
 
      One edition of a public topic: its narrative and items, as its page shows them.
@@ -89,18 +100,20 @@ def sync_detailed(
     Args:
         slug (str):
         edition_id (int):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Edition | Error]
+        Response[Any | Edition | Error]
     """
 
     kwargs = _get_kwargs(
         slug=slug,
         edition_id=edition_id,
+        if_none_match=if_none_match,
     )
 
     response = client.get_httpx_client().request(
@@ -115,7 +128,8 @@ def sync(
     edition_id: int,
     *,
     client: AuthenticatedClient,
-) -> Edition | Error | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | Edition | Error | None:
     """Read a topic's edition
 
      One edition of a public topic: its narrative and items, as its page shows them.
@@ -127,19 +141,21 @@ def sync(
     Args:
         slug (str):
         edition_id (int):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Edition | Error
+        Any | Edition | Error
     """
 
     return sync_detailed(
         slug=slug,
         edition_id=edition_id,
         client=client,
+        if_none_match=if_none_match,
     ).parsed
 
 
@@ -148,7 +164,8 @@ async def asyncio_detailed(
     edition_id: int,
     *,
     client: AuthenticatedClient,
-) -> Response[Edition | Error]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Edition | Error]:
     """Read a topic's edition
 
      One edition of a public topic: its narrative and items, as its page shows them.
@@ -160,18 +177,20 @@ async def asyncio_detailed(
     Args:
         slug (str):
         edition_id (int):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Edition | Error]
+        Response[Any | Edition | Error]
     """
 
     kwargs = _get_kwargs(
         slug=slug,
         edition_id=edition_id,
+        if_none_match=if_none_match,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -184,7 +203,8 @@ async def asyncio(
     edition_id: int,
     *,
     client: AuthenticatedClient,
-) -> Edition | Error | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | Edition | Error | None:
     """Read a topic's edition
 
      One edition of a public topic: its narrative and items, as its page shows them.
@@ -196,13 +216,14 @@ async def asyncio(
     Args:
         slug (str):
         edition_id (int):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Edition | Error
+        Any | Edition | Error
     """
 
     return (
@@ -210,5 +231,6 @@ async def asyncio(
             slug=slug,
             edition_id=edition_id,
             client=client,
+            if_none_match=if_none_match,
         )
     ).parsed

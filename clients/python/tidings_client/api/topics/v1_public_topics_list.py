@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 
 import httpx
 
@@ -17,7 +17,11 @@ def _get_kwargs(
     limit: int | Unset = UNSET,
     locale: str | Unset = UNSET,
     sort: PublicTopicsSort | Unset = PublicTopicsSort.TRENDING,
+    if_none_match: str | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
 
     params: dict[str, Any] = {}
 
@@ -41,16 +45,21 @@ def _get_kwargs(
         "params": params,
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | PaginatedTopicList | None:
+) -> Any | Error | PaginatedTopicList | None:
     if response.status_code == 200:
         response_200 = PaginatedTopicList.from_dict(response.json())
 
         return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
 
     if response.status_code == 400:
         response_400 = Error.from_dict(response.json())
@@ -75,7 +84,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | PaginatedTopicList]:
+) -> Response[Any | Error | PaginatedTopicList]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -91,7 +100,8 @@ def sync_detailed(
     limit: int | Unset = UNSET,
     locale: str | Unset = UNSET,
     sort: PublicTopicsSort | Unset = PublicTopicsSort.TRENDING,
-) -> Response[Error | PaginatedTopicList]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | PaginatedTopicList]:
     """List public topics
 
      Public topics anyone can follow, trending first (`sort`), optionally in one language (`locale`).
@@ -107,13 +117,14 @@ def sync_detailed(
         limit (int | Unset):
         locale (str | Unset):
         sort (PublicTopicsSort | Unset):  Default: PublicTopicsSort.TRENDING.
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PaginatedTopicList]
+        Response[Any | Error | PaginatedTopicList]
     """
 
     kwargs = _get_kwargs(
@@ -121,6 +132,7 @@ def sync_detailed(
         limit=limit,
         locale=locale,
         sort=sort,
+        if_none_match=if_none_match,
     )
 
     response = client.get_httpx_client().request(
@@ -137,7 +149,8 @@ def sync(
     limit: int | Unset = UNSET,
     locale: str | Unset = UNSET,
     sort: PublicTopicsSort | Unset = PublicTopicsSort.TRENDING,
-) -> Error | PaginatedTopicList | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | PaginatedTopicList | None:
     """List public topics
 
      Public topics anyone can follow, trending first (`sort`), optionally in one language (`locale`).
@@ -153,13 +166,14 @@ def sync(
         limit (int | Unset):
         locale (str | Unset):
         sort (PublicTopicsSort | Unset):  Default: PublicTopicsSort.TRENDING.
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PaginatedTopicList
+        Any | Error | PaginatedTopicList
     """
 
     return sync_detailed(
@@ -168,6 +182,7 @@ def sync(
         limit=limit,
         locale=locale,
         sort=sort,
+        if_none_match=if_none_match,
     ).parsed
 
 
@@ -178,7 +193,8 @@ async def asyncio_detailed(
     limit: int | Unset = UNSET,
     locale: str | Unset = UNSET,
     sort: PublicTopicsSort | Unset = PublicTopicsSort.TRENDING,
-) -> Response[Error | PaginatedTopicList]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | PaginatedTopicList]:
     """List public topics
 
      Public topics anyone can follow, trending first (`sort`), optionally in one language (`locale`).
@@ -194,13 +210,14 @@ async def asyncio_detailed(
         limit (int | Unset):
         locale (str | Unset):
         sort (PublicTopicsSort | Unset):  Default: PublicTopicsSort.TRENDING.
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PaginatedTopicList]
+        Response[Any | Error | PaginatedTopicList]
     """
 
     kwargs = _get_kwargs(
@@ -208,6 +225,7 @@ async def asyncio_detailed(
         limit=limit,
         locale=locale,
         sort=sort,
+        if_none_match=if_none_match,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -222,7 +240,8 @@ async def asyncio(
     limit: int | Unset = UNSET,
     locale: str | Unset = UNSET,
     sort: PublicTopicsSort | Unset = PublicTopicsSort.TRENDING,
-) -> Error | PaginatedTopicList | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | PaginatedTopicList | None:
     """List public topics
 
      Public topics anyone can follow, trending first (`sort`), optionally in one language (`locale`).
@@ -238,13 +257,14 @@ async def asyncio(
         limit (int | Unset):
         locale (str | Unset):
         sort (PublicTopicsSort | Unset):  Default: PublicTopicsSort.TRENDING.
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PaginatedTopicList
+        Any | Error | PaginatedTopicList
     """
 
     return (
@@ -254,5 +274,6 @@ async def asyncio(
             limit=limit,
             locale=locale,
             sort=sort,
+            if_none_match=if_none_match,
         )
     ).parsed

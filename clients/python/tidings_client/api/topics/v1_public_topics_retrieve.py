@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote
 
 import httpx
@@ -8,12 +8,17 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.topic_detail import TopicDetail
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     slug: str,
+    *,
+    if_none_match: str | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
 
     _kwargs: dict[str, Any] = {
         "method": "get",
@@ -22,16 +27,21 @@ def _get_kwargs(
         ),
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | TopicDetail | None:
+) -> Any | Error | TopicDetail | None:
     if response.status_code == 200:
         response_200 = TopicDetail.from_dict(response.json())
 
         return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
 
     if response.status_code == 400:
         response_400 = Error.from_dict(response.json())
@@ -61,7 +71,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | TopicDetail]:
+) -> Response[Any | Error | TopicDetail]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -74,7 +84,8 @@ def sync_detailed(
     slug: str,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | TopicDetail]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | TopicDetail]:
     """Read a public topic
 
      A public topic: its description, schedule, follower count and latest editions.
@@ -85,17 +96,19 @@ def sync_detailed(
 
     Args:
         slug (str):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | TopicDetail]
+        Response[Any | Error | TopicDetail]
     """
 
     kwargs = _get_kwargs(
         slug=slug,
+        if_none_match=if_none_match,
     )
 
     response = client.get_httpx_client().request(
@@ -109,7 +122,8 @@ def sync(
     slug: str,
     *,
     client: AuthenticatedClient,
-) -> Error | TopicDetail | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | TopicDetail | None:
     """Read a public topic
 
      A public topic: its description, schedule, follower count and latest editions.
@@ -120,18 +134,20 @@ def sync(
 
     Args:
         slug (str):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | TopicDetail
+        Any | Error | TopicDetail
     """
 
     return sync_detailed(
         slug=slug,
         client=client,
+        if_none_match=if_none_match,
     ).parsed
 
 
@@ -139,7 +155,8 @@ async def asyncio_detailed(
     slug: str,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | TopicDetail]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | TopicDetail]:
     """Read a public topic
 
      A public topic: its description, schedule, follower count and latest editions.
@@ -150,17 +167,19 @@ async def asyncio_detailed(
 
     Args:
         slug (str):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | TopicDetail]
+        Response[Any | Error | TopicDetail]
     """
 
     kwargs = _get_kwargs(
         slug=slug,
+        if_none_match=if_none_match,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -172,7 +191,8 @@ async def asyncio(
     slug: str,
     *,
     client: AuthenticatedClient,
-) -> Error | TopicDetail | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | TopicDetail | None:
     """Read a public topic
 
      A public topic: its description, schedule, follower count and latest editions.
@@ -183,18 +203,20 @@ async def asyncio(
 
     Args:
         slug (str):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | TopicDetail
+        Any | Error | TopicDetail
     """
 
     return (
         await asyncio_detailed(
             slug=slug,
             client=client,
+            if_none_match=if_none_match,
         )
     ).parsed

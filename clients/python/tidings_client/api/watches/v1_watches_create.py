@@ -6,7 +6,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
-from ...models.v1_watches_create_response_201 import V1WatchesCreateResponse201
+from ...models.watch import Watch
 from ...models.watch_input_request import WatchInputRequest
 from ...types import Response
 
@@ -32,9 +32,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | V1WatchesCreateResponse201 | None:
+) -> Error | Watch | None:
     if response.status_code == 201:
-        response_201 = V1WatchesCreateResponse201.from_dict(response.json())
+        response_201 = Watch.from_dict(response.json())
 
         return response_201
 
@@ -81,7 +81,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | V1WatchesCreateResponse201]:
+) -> Response[Error | Watch]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -94,7 +94,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: WatchInputRequest,
-) -> Response[Error | V1WatchesCreateResponse201]:
+) -> Response[Error | Watch]:
     """Create a text watch
 
      Watch a page (or a CSS/XPath part of it) for text changes; the fields are in docs/watches.md.
@@ -111,7 +111,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | V1WatchesCreateResponse201]
+        Response[Error | Watch]
     """
 
     kwargs = _get_kwargs(
@@ -129,7 +129,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: WatchInputRequest,
-) -> Error | V1WatchesCreateResponse201 | None:
+) -> Error | Watch | None:
     """Create a text watch
 
      Watch a page (or a CSS/XPath part of it) for text changes; the fields are in docs/watches.md.
@@ -146,7 +146,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | V1WatchesCreateResponse201
+        Error | Watch
     """
 
     return sync_detailed(
@@ -159,7 +159,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: WatchInputRequest,
-) -> Response[Error | V1WatchesCreateResponse201]:
+) -> Response[Error | Watch]:
     """Create a text watch
 
      Watch a page (or a CSS/XPath part of it) for text changes; the fields are in docs/watches.md.
@@ -176,7 +176,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | V1WatchesCreateResponse201]
+        Response[Error | Watch]
     """
 
     kwargs = _get_kwargs(
@@ -192,7 +192,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: WatchInputRequest,
-) -> Error | V1WatchesCreateResponse201 | None:
+) -> Error | Watch | None:
     """Create a text watch
 
      Watch a page (or a CSS/XPath part of it) for text changes; the fields are in docs/watches.md.
@@ -209,7 +209,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | V1WatchesCreateResponse201
+        Error | Watch
     """
 
     return (

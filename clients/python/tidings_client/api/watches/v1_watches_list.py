@@ -1,32 +1,54 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 
 import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
-from ...models.v1_watches_list_response_200 import V1WatchesListResponse200
-from ...types import Response
+from ...models.paginated_watch_list import PaginatedWatchList
+from ...types import UNSET, Response, Unset
 
 
-def _get_kwargs() -> dict[str, Any]:
+def _get_kwargs(
+    *,
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
+
+    params: dict[str, Any] = {}
+
+    params["cursor"] = cursor
+
+    params["limit"] = limit
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/api/v1/watches",
+        "params": params,
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | V1WatchesListResponse200 | None:
+) -> Any | Error | PaginatedWatchList | None:
     if response.status_code == 200:
-        response_200 = V1WatchesListResponse200.from_dict(response.json())
+        response_200 = PaginatedWatchList.from_dict(response.json())
 
         return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
 
     if response.status_code == 400:
         response_400 = Error.from_dict(response.json())
@@ -61,7 +83,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | V1WatchesListResponse200]:
+) -> Response[Any | Error | PaginatedWatchList]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -73,7 +95,10 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-) -> Response[Error | V1WatchesListResponse200]:
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | PaginatedWatchList]:
     """List text watches
 
      Your text-change watches, with their status, settings and last check.
@@ -83,15 +108,26 @@ def sync_detailed(
     Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
     your own things are ever answered (others' are 404).
 
+    Pages: 20 per page by default, `limit` up to 100; follow `next` (a cursor) until it is null.
+
+    Args:
+        cursor (str | Unset):
+        limit (int | Unset):
+        if_none_match (str | Unset):
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | V1WatchesListResponse200]
+        Response[Any | Error | PaginatedWatchList]
     """
 
-    kwargs = _get_kwargs()
+    kwargs = _get_kwargs(
+        cursor=cursor,
+        limit=limit,
+        if_none_match=if_none_match,
+    )
 
     response = client.get_httpx_client().request(
         **kwargs,
@@ -103,7 +139,10 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-) -> Error | V1WatchesListResponse200 | None:
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | PaginatedWatchList | None:
     """List text watches
 
      Your text-change watches, with their status, settings and last check.
@@ -113,23 +152,36 @@ def sync(
     Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
     your own things are ever answered (others' are 404).
 
+    Pages: 20 per page by default, `limit` up to 100; follow `next` (a cursor) until it is null.
+
+    Args:
+        cursor (str | Unset):
+        limit (int | Unset):
+        if_none_match (str | Unset):
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | V1WatchesListResponse200
+        Any | Error | PaginatedWatchList
     """
 
     return sync_detailed(
         client=client,
+        cursor=cursor,
+        limit=limit,
+        if_none_match=if_none_match,
     ).parsed
 
 
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-) -> Response[Error | V1WatchesListResponse200]:
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | PaginatedWatchList]:
     """List text watches
 
      Your text-change watches, with their status, settings and last check.
@@ -139,15 +191,26 @@ async def asyncio_detailed(
     Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
     your own things are ever answered (others' are 404).
 
+    Pages: 20 per page by default, `limit` up to 100; follow `next` (a cursor) until it is null.
+
+    Args:
+        cursor (str | Unset):
+        limit (int | Unset):
+        if_none_match (str | Unset):
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | V1WatchesListResponse200]
+        Response[Any | Error | PaginatedWatchList]
     """
 
-    kwargs = _get_kwargs()
+    kwargs = _get_kwargs(
+        cursor=cursor,
+        limit=limit,
+        if_none_match=if_none_match,
+    )
 
     response = await client.get_async_httpx_client().request(**kwargs)
 
@@ -157,7 +220,10 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-) -> Error | V1WatchesListResponse200 | None:
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | PaginatedWatchList | None:
     """List text watches
 
      Your text-change watches, with their status, settings and last check.
@@ -167,16 +233,26 @@ async def asyncio(
     Who may call it: you, with a personal API token (`write` or `read`) or a signed-in session; only
     your own things are ever answered (others' are 404).
 
+    Pages: 20 per page by default, `limit` up to 100; follow `next` (a cursor) until it is null.
+
+    Args:
+        cursor (str | Unset):
+        limit (int | Unset):
+        if_none_match (str | Unset):
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | V1WatchesListResponse200
+        Any | Error | PaginatedWatchList
     """
 
     return (
         await asyncio_detailed(
             client=client,
+            cursor=cursor,
+            limit=limit,
+            if_none_match=if_none_match,
         )
     ).parsed

@@ -8,9 +8,7 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.patched_watch_input_request import PatchedWatchInputRequest
-from ...models.v1_watches_partial_update_response_200 import (
-    V1WatchesPartialUpdateResponse200,
-)
+from ...models.watch import Watch
 from ...types import UNSET, Response, Unset
 
 
@@ -39,9 +37,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | V1WatchesPartialUpdateResponse200 | None:
+) -> Error | Watch | None:
     if response.status_code == 200:
-        response_200 = V1WatchesPartialUpdateResponse200.from_dict(response.json())
+        response_200 = Watch.from_dict(response.json())
 
         return response_200
 
@@ -93,7 +91,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | V1WatchesPartialUpdateResponse200]:
+) -> Response[Error | Watch]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -107,7 +105,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: PatchedWatchInputRequest | Unset = UNSET,
-) -> Response[Error | V1WatchesPartialUpdateResponse200]:
+) -> Response[Error | Watch]:
     """Change a text watch
 
      Change some of a watch's settings (the fields of POST /api/v1/watches). A new part, address or
@@ -126,7 +124,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | V1WatchesPartialUpdateResponse200]
+        Response[Error | Watch]
     """
 
     kwargs = _get_kwargs(
@@ -146,7 +144,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: PatchedWatchInputRequest | Unset = UNSET,
-) -> Error | V1WatchesPartialUpdateResponse200 | None:
+) -> Error | Watch | None:
     """Change a text watch
 
      Change some of a watch's settings (the fields of POST /api/v1/watches). A new part, address or
@@ -165,7 +163,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | V1WatchesPartialUpdateResponse200
+        Error | Watch
     """
 
     return sync_detailed(
@@ -180,7 +178,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: PatchedWatchInputRequest | Unset = UNSET,
-) -> Response[Error | V1WatchesPartialUpdateResponse200]:
+) -> Response[Error | Watch]:
     """Change a text watch
 
      Change some of a watch's settings (the fields of POST /api/v1/watches). A new part, address or
@@ -199,7 +197,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | V1WatchesPartialUpdateResponse200]
+        Response[Error | Watch]
     """
 
     kwargs = _get_kwargs(
@@ -217,7 +215,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: PatchedWatchInputRequest | Unset = UNSET,
-) -> Error | V1WatchesPartialUpdateResponse200 | None:
+) -> Error | Watch | None:
     """Change a text watch
 
      Change some of a watch's settings (the fields of POST /api/v1/watches). A new part, address or
@@ -236,7 +234,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | V1WatchesPartialUpdateResponse200
+        Error | Watch
     """
 
     return (

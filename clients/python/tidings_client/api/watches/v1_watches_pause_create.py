@@ -7,9 +7,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
-from ...models.v1_watches_pause_create_response_200 import (
-    V1WatchesPauseCreateResponse200,
-)
+from ...models.watch import Watch
 from ...types import Response
 
 
@@ -29,9 +27,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | V1WatchesPauseCreateResponse200 | None:
+) -> Error | Watch | None:
     if response.status_code == 200:
-        response_200 = V1WatchesPauseCreateResponse200.from_dict(response.json())
+        response_200 = Watch.from_dict(response.json())
 
         return response_200
 
@@ -83,7 +81,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | V1WatchesPauseCreateResponse200]:
+) -> Response[Error | Watch]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -96,7 +94,7 @@ def sync_detailed(
     watch_id: int,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | V1WatchesPauseCreateResponse200]:
+) -> Response[Error | Watch]:
     """Pause a text watch
 
      Pause a text watch: no checks until resumed. Changes: its status.
@@ -112,7 +110,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | V1WatchesPauseCreateResponse200]
+        Response[Error | Watch]
     """
 
     kwargs = _get_kwargs(
@@ -130,7 +128,7 @@ def sync(
     watch_id: int,
     *,
     client: AuthenticatedClient,
-) -> Error | V1WatchesPauseCreateResponse200 | None:
+) -> Error | Watch | None:
     """Pause a text watch
 
      Pause a text watch: no checks until resumed. Changes: its status.
@@ -146,7 +144,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | V1WatchesPauseCreateResponse200
+        Error | Watch
     """
 
     return sync_detailed(
@@ -159,7 +157,7 @@ async def asyncio_detailed(
     watch_id: int,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | V1WatchesPauseCreateResponse200]:
+) -> Response[Error | Watch]:
     """Pause a text watch
 
      Pause a text watch: no checks until resumed. Changes: its status.
@@ -175,7 +173,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | V1WatchesPauseCreateResponse200]
+        Response[Error | Watch]
     """
 
     kwargs = _get_kwargs(
@@ -191,7 +189,7 @@ async def asyncio(
     watch_id: int,
     *,
     client: AuthenticatedClient,
-) -> Error | V1WatchesPauseCreateResponse200 | None:
+) -> Error | Watch | None:
     """Pause a text watch
 
      Pause a text watch: no checks until resumed. Changes: its status.
@@ -207,7 +205,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | V1WatchesPauseCreateResponse200
+        Error | Watch
     """
 
     return (

@@ -6,10 +6,8 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
-from ...models.v1_watches_preview_create_response_200 import (
-    V1WatchesPreviewCreateResponse200,
-)
 from ...models.watch_input_request import WatchInputRequest
+from ...models.watch_preview import WatchPreview
 from ...types import Response
 
 
@@ -34,9 +32,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | V1WatchesPreviewCreateResponse200 | None:
+) -> Error | WatchPreview | None:
     if response.status_code == 200:
-        response_200 = V1WatchesPreviewCreateResponse200.from_dict(response.json())
+        response_200 = WatchPreview.from_dict(response.json())
 
         return response_200
 
@@ -83,7 +81,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | V1WatchesPreviewCreateResponse200]:
+) -> Response[Error | WatchPreview]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -96,7 +94,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: WatchInputRequest,
-) -> Response[Error | V1WatchesPreviewCreateResponse200]:
+) -> Response[Error | WatchPreview]:
     """Preview a text watch
 
      The text a watch with these settings sees now, and the text as compared; nothing is saved.
@@ -113,7 +111,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | V1WatchesPreviewCreateResponse200]
+        Response[Error | WatchPreview]
     """
 
     kwargs = _get_kwargs(
@@ -131,7 +129,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: WatchInputRequest,
-) -> Error | V1WatchesPreviewCreateResponse200 | None:
+) -> Error | WatchPreview | None:
     """Preview a text watch
 
      The text a watch with these settings sees now, and the text as compared; nothing is saved.
@@ -148,7 +146,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | V1WatchesPreviewCreateResponse200
+        Error | WatchPreview
     """
 
     return sync_detailed(
@@ -161,7 +159,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: WatchInputRequest,
-) -> Response[Error | V1WatchesPreviewCreateResponse200]:
+) -> Response[Error | WatchPreview]:
     """Preview a text watch
 
      The text a watch with these settings sees now, and the text as compared; nothing is saved.
@@ -178,7 +176,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | V1WatchesPreviewCreateResponse200]
+        Response[Error | WatchPreview]
     """
 
     kwargs = _get_kwargs(
@@ -194,7 +192,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: WatchInputRequest,
-) -> Error | V1WatchesPreviewCreateResponse200 | None:
+) -> Error | WatchPreview | None:
     """Preview a text watch
 
      The text a watch with these settings sees now, and the text as compared; nothing is saved.
@@ -211,7 +209,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | V1WatchesPreviewCreateResponse200
+        Error | WatchPreview
     """
 
     return (

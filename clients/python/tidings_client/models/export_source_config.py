@@ -6,11 +6,16 @@ from typing import Any, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-T = TypeVar("T", bound="V1AdminCacheStatsRetrieveResponse200")
+T = TypeVar("T", bound="ExportSourceConfig")
 
 
 @_attrs_define
-class V1AdminCacheStatsRetrieveResponse200:
+class ExportSourceConfig:
+    """feed/page: {url}; list: {url, selector, render}; crawl: {url, include, exclude, max_depth, limit}; search:
+    {provider, query}
+
+    """
+
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -23,10 +28,10 @@ class V1AdminCacheStatsRetrieveResponse200:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        v1_admin_cache_stats_retrieve_response_200 = cls()
+        export_source_config = cls()
 
-        v1_admin_cache_stats_retrieve_response_200.additional_properties = d
-        return v1_admin_cache_stats_retrieve_response_200
+        export_source_config.additional_properties = d
+        return export_source_config
 
     @property
     def additional_keys(self) -> list[str]:

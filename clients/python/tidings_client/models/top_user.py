@@ -6,27 +6,67 @@ from typing import Any, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-T = TypeVar("T", bound="V1AdminBillingStatsRetrieveResponse200")
+T = TypeVar("T", bound="TopUser")
 
 
 @_attrs_define
-class V1AdminBillingStatsRetrieveResponse200:
+class TopUser:
+    """
+    Attributes:
+        email (str): The account's e-mail address (its sign-in).
+        tier (str): The plan (`free`, `basic`, `pro`, `team`).
+        spent (int): Credits spent in the period.
+        runs (int): Runs charged in the period.
+    """
+
+    email: str
+    tier: str
+    spent: int
+    runs: int
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        email = self.email
+
+        tier = self.tier
+
+        spent = self.spent
+
+        runs = self.runs
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "email": email,
+                "tier": tier,
+                "spent": spent,
+                "runs": runs,
+            }
+        )
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        v1_admin_billing_stats_retrieve_response_200 = cls()
+        email = d.pop("email")
 
-        v1_admin_billing_stats_retrieve_response_200.additional_properties = d
-        return v1_admin_billing_stats_retrieve_response_200
+        tier = d.pop("tier")
+
+        spent = d.pop("spent")
+
+        runs = d.pop("runs")
+
+        top_user = cls(
+            email=email,
+            tier=tier,
+            spent=spent,
+            runs=runs,
+        )
+
+        top_user.additional_properties = d
+        return top_user
 
     @property
     def additional_keys(self) -> list[str]:

@@ -6,12 +6,14 @@ from typing import Any, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-T = TypeVar("T", bound="V1SubscriptionsAppriseTargetsUpdateResponse200")
+T = TypeVar("T", bound="BillingStatsAccountsByTier")
 
 
 @_attrs_define
-class V1SubscriptionsAppriseTargetsUpdateResponse200:
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+class BillingStatsAccountsByTier:
+    """User accounts per tier, every tier."""
+
+    additional_properties: dict[str, int] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
 
@@ -23,19 +25,19 @@ class V1SubscriptionsAppriseTargetsUpdateResponse200:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        v1_subscriptions_apprise_targets_update_response_200 = cls()
+        billing_stats_accounts_by_tier = cls()
 
-        v1_subscriptions_apprise_targets_update_response_200.additional_properties = d
-        return v1_subscriptions_apprise_targets_update_response_200
+        billing_stats_accounts_by_tier.additional_properties = d
+        return billing_stats_accounts_by_tier
 
     @property
     def additional_keys(self) -> list[str]:
         return list(self.additional_properties.keys())
 
-    def __getitem__(self, key: str) -> Any:
+    def __getitem__(self, key: str) -> int:
         return self.additional_properties[key]
 
-    def __setitem__(self, key: str, value: Any) -> None:
+    def __setitem__(self, key: str, value: int) -> None:
         self.additional_properties[key] = value
 
     def __delitem__(self, key: str) -> None:

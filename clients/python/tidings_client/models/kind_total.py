@@ -6,27 +6,51 @@ from typing import Any, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-T = TypeVar("T", bound="V1AdminCacheSourceSetsRetrieveResponse200")
+T = TypeVar("T", bound="KindTotal")
 
 
 @_attrs_define
-class V1AdminCacheSourceSetsRetrieveResponse200:
+class KindTotal:
+    """
+    Attributes:
+        count (int): Transactions of this kind.
+        credits_ (int): Their sum (negative for charges).
+    """
+
+    count: int
+    credits_: int
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        count = self.count
+
+        credits_ = self.credits_
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "count": count,
+                "credits": credits_,
+            }
+        )
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        v1_admin_cache_source_sets_retrieve_response_200 = cls()
+        count = d.pop("count")
 
-        v1_admin_cache_source_sets_retrieve_response_200.additional_properties = d
-        return v1_admin_cache_source_sets_retrieve_response_200
+        credits_ = d.pop("credits")
+
+        kind_total = cls(
+            count=count,
+            credits_=credits_,
+        )
+
+        kind_total.additional_properties = d
+        return kind_total
 
     @property
     def additional_keys(self) -> list[str]:

@@ -1,32 +1,48 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-T = TypeVar("T", bound="V1WatchesPauseCreateResponse200")
+T = TypeVar("T", bound="AppriseRoutes")
 
 
 @_attrs_define
-class V1WatchesPauseCreateResponse200:
+class AppriseRoutes:
+    """
+    Attributes:
+        targets (list[int]): The targets the briefs now also go to.
+    """
+
+    targets: list[int]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        targets = self.targets
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "targets": targets,
+            }
+        )
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        v1_watches_pause_create_response_200 = cls()
+        targets = cast(list[int], d.pop("targets"))
 
-        v1_watches_pause_create_response_200.additional_properties = d
-        return v1_watches_pause_create_response_200
+        apprise_routes = cls(
+            targets=targets,
+        )
+
+        apprise_routes.additional_properties = d
+        return apprise_routes
 
     @property
     def additional_keys(self) -> list[str]:

@@ -6,27 +6,51 @@ from typing import Any, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-T = TypeVar("T", bound="V1AppriseTargetsListResponse200")
+T = TypeVar("T", bound="PlatformSpend")
 
 
 @_attrs_define
-class V1AppriseTargetsListResponse200:
+class PlatformSpend:
+    """
+    Attributes:
+        editions (int): Public topic editions paid by the platform.
+        credits_ (int): What they cost.
+    """
+
+    editions: int
+    credits_: int
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        editions = self.editions
+
+        credits_ = self.credits_
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "editions": editions,
+                "credits": credits_,
+            }
+        )
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        v1_apprise_targets_list_response_200 = cls()
+        editions = d.pop("editions")
 
-        v1_apprise_targets_list_response_200.additional_properties = d
-        return v1_apprise_targets_list_response_200
+        credits_ = d.pop("credits")
+
+        platform_spend = cls(
+            editions=editions,
+            credits_=credits_,
+        )
+
+        platform_spend.additional_properties = d
+        return platform_spend
 
     @property
     def additional_keys(self) -> list[str]:

@@ -6,27 +6,51 @@ from typing import Any, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-T = TypeVar("T", bound="V1WatchesResumeCreateResponse200")
+T = TypeVar("T", bound="AppriseTestResult")
 
 
 @_attrs_define
-class V1WatchesResumeCreateResponse200:
+class AppriseTestResult:
+    """
+    Attributes:
+        sent (bool): Whether the service accepted the message.
+        error (str): Why not, when `sent` is false; else empty.
+    """
+
+    sent: bool
+    error: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        sent = self.sent
+
+        error = self.error
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "sent": sent,
+                "error": error,
+            }
+        )
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        v1_watches_resume_create_response_200 = cls()
+        sent = d.pop("sent")
 
-        v1_watches_resume_create_response_200.additional_properties = d
-        return v1_watches_resume_create_response_200
+        error = d.pop("error")
+
+        apprise_test_result = cls(
+            sent=sent,
+            error=error,
+        )
+
+        apprise_test_result.additional_properties = d
+        return apprise_test_result
 
     @property
     def additional_keys(self) -> list[str]:
