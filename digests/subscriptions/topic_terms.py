@@ -16,6 +16,9 @@ that can occur as written in an article:
   too.
 - Chinese has no spaces: the text is cut at function words and filler (的, 和, 关注, 最新 …)
   by longest match, and a cut that would leave a single character is undone (和平, 现在).
+  A name in a Chinese or Japanese phrase (the segmenter's part of speech) is kept alone as an
+  English one is: an abbreviation always (央行 of 央行货币政策), another name from a phrase
+  of two words (华为 of 华为手机).
 - Japanese: runs of hiragana (particles, okurigana) separate the words; kanji, katakana and
   Latin runs written together stay one term (大規模言語モデル, 生成AI); filler (最新, 動向)
   is cut out as in Chinese.
@@ -35,7 +38,7 @@ from functools import cache
 from itertools import pairwise
 from pathlib import Path
 
-from ingest.text.segment import FUNCTION, korean_particles, segment
+from ingest.text.segment import ABBREVIATION, FUNCTION, korean_particles, segment
 from ingest.text.terms import clean_term, same_term_key
 from ingest.text.word_lists import word_list
 
@@ -201,39 +204,46 @@ def _is_filler(word: str, stop: frozenset[str]) -> bool:
     return bool(word)
 
 
-def _cjk_phrases(text: str, *, japanese: bool) -> list[list[str]]:
-    """The noun phrases of `text` as lists of words (ingest/text/segment.py): function words
-    and filler end a phrase; an affix (業, 大) or a single character joins its neighbour, so
-    观光业 and 大语言 stay whole."""
+def _cjk_phrases(text: str, *, japanese: bool) -> list[tuple[list[str], dict[str, str]]]:
+    """The noun phrases of `text` as lists of words (ingest/text/segment.py), each with the
+    names among its words (word → NAME or ABBREVIATION, as the segmenter's part of speech
+    says): function words and filler end a phrase; an affix (業, 大) or a single character
+    joins its neighbour, so 观光业 and 大语言 stay whole (and are no name any more)."""
     stop = _words("ja_stop.txt") if japanese else _words("zh_stop.txt")
-    phrases: list[list[str]] = [[]]
+    phrases: list[tuple[list[str], dict[str, str]]] = [([], {})]
     glue = False  # the next word joins the last one (after a prefix)
     for word in segment(text, japanese=japanese):
-        current = phrases[-1]
+        current, names = phrases[-1]
         if (
             word.kind == FUNCTION
             or _is_filler(word.text, stop)
             or (word.text.isascii() and word.text.casefold() in _latin_stop_words())
         ):
             if current:
-                phrases.append([])
+                phrases.append(([], {}))
             glue = False
             continue
         single = len(word.text) == 1 and not word.text.isascii()
         if current and (glue or single):
+            names.pop(current[-1], None)
             current[-1] += word.text  # 観光 + 業, 大 + 语言
             glue = False
         else:
             current.append(word.text)
+            if word.name and not single:
+                names[word.text] = word.name
             glue = single  # a lone first character (大 of 大语言) joins the next word
-    return [phrase for phrase in phrases if phrase]
+    return [(phrase, names) for phrase, names in phrases if phrase]
 
 
 def _cjk_word(text: str, *, japanese: bool, terms: _Terms) -> None:
     """One run of text without spaces holding Chinese or Japanese (and maybe Latin) parts:
-    its phrases as written (up to LONG_PHRASE_WORDS words), their two-word pieces, and their
-    long words (four characters or more: 电动汽车, エージェント) alone."""
-    for words in _cjk_phrases(text, japanese=japanese):
+    its phrases as written (up to LONG_PHRASE_WORDS words), their two-word pieces, their
+    long words (four characters or more: 电动汽车, エージェント) alone, and their names
+    alone as English keeps them (`_name_kind`): an abbreviation always (央行 of 央行货币政策,
+    as ECB of "ECB monetary policy"), another name from a phrase of two words (华为 of
+    华为手机, as Rust of "Rust async")."""
+    for words, names in _cjk_phrases(text, japanese=japanese):
         joined = "".join(words)
         if len(words) <= LONG_PHRASE_WORDS and len(joined) >= 2:
             terms.add(joined)
@@ -243,6 +253,9 @@ def _cjk_word(text: str, *, japanese: bool, terms: _Terms) -> None:
         if len(words) >= 2:
             for word in words:
                 if len(word) >= 4 and not word.isascii():
+                    terms.add(word)
+            for word, kind in names.items():
+                if kind == ABBREVIATION or len(words) == 2:
                     terms.add(word)
 
 

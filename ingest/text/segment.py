@@ -60,6 +60,12 @@ _JA_FUNCTION_POS = frozenset(
     }
 )
 _JA_AFFIX_POS = frozenset({"接尾辞", "接頭辞"})
+# Names: jieba's tags for people, places, organizations and other proper nouns, and UniDic's
+# proper noun; jieba's abbreviations (央行, 美联储, 欧盟) are names wherever they stand, as an
+# English acronym is (ECB, EU).
+_ZH_NAME_TAGS = frozenset({"nr", "nrt", "nrfg", "ns", "nt", "nz"})
+_ZH_ABBREVIATION_TAG = "j"
+NAME, ABBREVIATION = "name", "abbreviation"
 
 _lock = threading.Lock()
 
@@ -68,6 +74,7 @@ _lock = threading.Lock()
 class Word:
     text: str
     kind: str  # CONTENT, FUNCTION (particle, conjunction, punctuation…) or AFFIX
+    name: str = ""  # NAME, ABBREVIATION (a content word's part of speech says so) or ""
 
 
 def has_cjk(text: str) -> bool:
@@ -102,7 +109,8 @@ def _chinese_words(text: str) -> list[Word]:
         if piece.isspace():
             continue
         function = tag.startswith("u") or tag in _ZH_FUNCTION_TAGS
-        words.append(Word(piece, FUNCTION if function else CONTENT))
+        name = ABBREVIATION if tag == _ZH_ABBREVIATION_TAG else NAME if tag in _ZH_NAME_TAGS else ""
+        words.append(Word(piece, FUNCTION if function else CONTENT, "" if function else name))
     return words
 
 
@@ -111,7 +119,8 @@ def _japanese_words(text: str) -> list[Word]:
     for node in _japanese()(text):
         pos = node.feature.pos1
         kind = FUNCTION if pos in _JA_FUNCTION_POS else AFFIX if pos in _JA_AFFIX_POS else CONTENT
-        words.append(Word(node.surface, kind))
+        name = NAME if kind == CONTENT and node.feature.pos2 == "固有名詞" else ""
+        words.append(Word(node.surface, kind, name))
     return words
 
 

@@ -111,3 +111,14 @@ def test_a_korean_word_of_a_phrase_is_no_interest_alone():
     terms = extract_terms("대형 언어 모델 성능과 비용")
     assert terms == ["대형 언어 모델 성능", "대형 언어", "언어 모델", "모델 성능", "비용"]
     assert extract_terms("반도체 산업 동향") == ["반도체 산업", "반도체"]
+
+
+def test_a_chinese_name_in_a_phrase_stands_alone_as_an_english_one_does():
+    # An abbreviation (jieba's tag j) is a name wherever it stands, as an acronym is ("ECB
+    # monetary policy"): 央行 of 央行货币政策 finds 央行下调存款准备金率, which says no
+    # 货币政策. Another name stands alone from a phrase of two words ("Rust async"), not from a
+    # longer one; common nouns never do.
+    assert extract_terms("央行货币政策和利率") == ["央行货币政策", "货币政策", "央行", "利率"]
+    assert extract_terms("华为手机的销量") == ["华为手机", "华为", "销量"]
+    assert "华为" not in extract_terms("华为折叠屏手机")
+    assert extract_terms("开源数据库的新版本") == ["开源数据库", "新版本"]
