@@ -14,11 +14,12 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import transaction
-from django.db.models import F, Q
+from django.db import connections, transaction
+from django.db.models import CharField, F, Q
 from django.db.models.fields.json import KT
 from django.db.models.functions import Coalesce
 from django.utils import translation
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext, ngettext
 
 from billing import charges
@@ -232,7 +233,6 @@ ROW_FIELDS = (
     "score_quality",
     "strengths",
 )
-_WHEN = ROW_FIELDS.index("when")
 
 
 def _rows(
@@ -255,17 +255,41 @@ def _rows(
         # Only items whose section (feed category or address, ingest/text/sections.py) is
         # wanted; an item with no known section is left out while a section is chosen.
         items = items.filter(section__in=subscription.sections)
+    connection = connections[items.db]
+    # SQLite hands a date and time back as text, which Django's converter parses row by row
+    # (a quarter of reading a thousand rows): read as text there, parsed below in C.
+    as_text = connection.vendor == "sqlite"
     rows = (
         items.annotate(
-            when=Coalesce("published_at", "first_seen_at"),
+            when=Coalesce(
+                "published_at", "first_seen_at", output_field=CharField() if as_text else None
+            ),
             # One short string extracted by the database, not the whole JSON decoded per row.
             strengths=KT("score_reasons__strengths"),
         )
         .order_by("-when", "-id")
         .values_list(*ROW_FIELDS)
     )
+    zone = connection.timezone if as_text else None
     # Tuples made into dicts here (in C) rather than by the queryset's `values()`.
-    return [dict(zip(ROW_FIELDS, row, strict=True)) for row in rows if since <= row[_WHEN] <= until]
+    kept = []
+    for values in rows:
+        row = dict(zip(ROW_FIELDS, values, strict=True))
+        if as_text:
+            row["when"] = _sqlite_datetime(row["when"], zone)
+        if since <= row["when"] <= until:
+            kept.append(row)
+    return kept
+
+
+def _sqlite_datetime(value: str, zone) -> datetime:
+    """A date and time as SQLite stores it, read as Django's converter reads it: ISO format,
+    naive values in the connection's zone."""
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        moment = parse_datetime(value)
+    return moment if moment.tzinfo else moment.replace(tzinfo=zone)
 
 
 def _with_feedback(
