@@ -44,7 +44,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from itertools import islice
+from itertools import chain, islice
 from operator import attrgetter, itemgetter
 from pathlib import Path
 from types import MappingProxyType
@@ -601,9 +601,14 @@ def _stats(
         name: max(1.0, sum(map(itemgetter(name), map(attrgetter("lengths"), docs))) / documents)
         for name in FIELDS
     }
-    containing: Counter = Counter()
-    for counts in all_counts:
-        containing.update(set(counts["title"]) | set(counts["summary"]))
+    # In how many documents each part occurs: counted in C over the documents that have any.
+    containing = Counter(
+        chain.from_iterable(
+            counts["title"].keys() | counts["summary"].keys()
+            for counts in all_counts
+            if counts["title"] or counts["summary"]
+        )
+    )
     # A word no candidate has weighs nothing: it can neither rank nor count against anyone.
     in_collection = max(documents, collection)
     idf = {part: _idf(in_collection, n) for part, n in containing.items()}
@@ -684,8 +689,11 @@ def _raw_scores(
         weighted: dict[tuple, float] = {}
         lengths = doc.lengths
         for name, b, field_weight, average in fields:
+            in_field = counts[name]
+            if not in_field:
+                continue
             norm = field_weight / (1 - b + b * (lengths[name] / average))
-            for part, n in counts[name].items():
+            for part, n in in_field.items():
                 weighted[part] = weighted.get(part, 0) + n * norm
         score = 0.0
         for parts, ideal, mean_idf in concepts:
