@@ -545,8 +545,9 @@ def _all_counts(query: Query, docs: Sequence[Document]) -> list[dict[str, Mappin
 
 def _remember(known: dict, doc: Document, counts) -> None:
     if len(known) >= FOUND_PER_QUERY:
-        for old in list(islice(known, FOUND_PER_QUERY // 4)):  # the oldest quarter out
-            del known[old]
+        # The oldest quarter out; another thread ranking with the same query may drop the same.
+        for old in list(islice(known, FOUND_PER_QUERY // 4)):
+            known.pop(old, None)
     known[doc] = counts
 
 
