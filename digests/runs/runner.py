@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import logging
 import time
-from copy import copy
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import transaction
-from django.db.models import F, Q
+from django.db import connections, transaction
+from django.db.models import CharField, F, Q
 from django.db.models.fields.json import KT
 from django.db.models.functions import Coalesce
 from django.utils import translation
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext, ngettext
 
 from billing import charges
@@ -37,6 +37,7 @@ from digests.runs.scoring import (
     Feedback,
     Interests,
     Query,
+    Relevance,
     documents,
     expansion_terms,
     impact,
@@ -86,10 +87,11 @@ class Candidate:
     content_hash: str
     relevance: int
     overall: int
-    matched: list[str]
-    field: str | None
+    # Why it matched (scoring.Relevance): the interests, the field and the feedback words it
+    # has are worked out when first asked for (`matched`, `field`, `related`) — a preview
+    # scores hundreds of candidates and shows about ten.
+    evidence: Relevance = field(repr=False, compare=False)
     redelivery: bool = False
-    related: list[str] = field(default_factory=list)  # feedback words it has (scoring.py)
     # What the reader's saved, read and dismissed items did to it (scoring.Feedback).
     liked: list[str] = field(default_factory=list)
     disliked: list[str] = field(default_factory=list)
@@ -99,6 +101,19 @@ class Candidate:
     weighted_source: str = ""
     llm_reason: str = ""  # the model's one-line "why" (digests/ai/relevance.py), when it ran
     strengths: str = ""  # the item's strongest score parts in words (ingest/text/scores.py)
+
+    @property
+    def matched(self) -> list[str]:
+        return self.evidence.matched
+
+    @property
+    def field(self) -> str | None:
+        return self.evidence.field
+
+    @property
+    def related(self) -> list[str]:
+        """The feedback words it has (scoring.expansion_terms)."""
+        return self.evidence.expansions
 
     def reason(self, zone: str | None = None) -> str:
         """Why this item was picked, in the active language; its publication time in `zone`
@@ -204,6 +219,22 @@ def _item_weights(rows: list[dict], source_weights: dict[int, tuple[float, str]]
     return [by_item.get(row["id"], (1.0, "")) for row in rows]
 
 
+# What a candidate row holds (`_rows`): only what scoring and a candidate need.
+ROW_FIELDS = (
+    "id",
+    "canonical_url",
+    "canonical_url_hash",
+    "title",
+    "description",
+    "site_name",
+    "when",
+    "content_hash",
+    "score_impact",
+    "score_quality",
+    "strengths",
+)
+
+
 def _rows(
     subscription: Subscription, candidate_ids, *, since, until, from_pool: bool = False
 ) -> list[dict]:
@@ -224,25 +255,41 @@ def _rows(
         # Only items whose section (feed category or address, ingest/text/sections.py) is
         # wanted; an item with no known section is left out while a section is chosen.
         items = items.filter(section__in=subscription.sections)
+    connection = connections[items.db]
+    # SQLite hands a date and time back as text, which Django's converter parses row by row
+    # (a quarter of reading a thousand rows): read as text there, parsed below in C.
+    as_text = connection.vendor == "sqlite"
     rows = (
-        items.annotate(when=Coalesce("published_at", "first_seen_at"))
-        .order_by("-when", "-id")
-        .values(
-            "id",
-            "canonical_url",
-            "canonical_url_hash",
-            "title",
-            "description",
-            "site_name",
-            "when",
-            "content_hash",
-            "score_impact",
-            "score_quality",
+        items.annotate(
+            when=Coalesce(
+                "published_at", "first_seen_at", output_field=CharField() if as_text else None
+            ),
             # One short string extracted by the database, not the whole JSON decoded per row.
             strengths=KT("score_reasons__strengths"),
         )
+        .order_by("-when", "-id")
+        .values_list(*ROW_FIELDS)
     )
-    return [row for row in rows if since <= row["when"] <= until]
+    zone = connection.timezone if as_text else None
+    # Tuples made into dicts here (in C) rather than by the queryset's `values()`.
+    kept = []
+    for values in rows:
+        row = dict(zip(ROW_FIELDS, values, strict=True))
+        if as_text:
+            row["when"] = _sqlite_datetime(row["when"], zone)
+        if since <= row["when"] <= until:
+            kept.append(row)
+    return kept
+
+
+def _sqlite_datetime(value: str, zone) -> datetime:
+    """A date and time as SQLite stores it, read as Django's converter reads it: ISO format,
+    naive values in the connection's zone."""
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        moment = parse_datetime(value)
+    return moment if moment.tzinfo else moment.replace(tzinfo=zone)
 
 
 def _with_feedback(
@@ -316,8 +363,11 @@ def score_candidates(
     now: datetime,
     source_ids: list[int] | None = None,
     personal: bool = True,
+    below: list[int] | None = None,
 ) -> tuple[int, list[Candidate]]:
-    """All candidates of the window scored, those at or above min_score, best first.
+    """All candidates of the window scored, those at or above min_score, best first; the
+    overall score of each matching candidate under min_score is added to `below` when given
+    (a preview says how close they came: no candidate is built for them).
 
     `source_ids` replaces the subscription's own sources: a public topic's edition is scored
     with an unsaved subscription built from the topic's configuration (topics/editions.py),
@@ -341,6 +391,8 @@ def score_candidates(
             rel.score, impact(row["score_impact"], row["when"], now), row["score_quality"]
         )
         if total < subscription.min_score:
+            if below is not None:
+                below.append(total)
             continue
         scored.append(
             Candidate(
@@ -354,9 +406,7 @@ def score_candidates(
                 content_hash=row["content_hash"],
                 relevance=rel.score,
                 overall=total,
-                matched=rel.matched,
-                field=rel.field,
-                related=rel.expansions,
+                evidence=rel,
                 liked=rel.liked,
                 disliked=rel.disliked,
                 muted_source=rel.muted_source,
@@ -434,18 +484,17 @@ def preview(
     """The same pipeline as a run; writes nothing and is never charged. On-run sources are
     not fetched (fetching upserts into the pool): a preview selects from what the pool has.
     `subscription` may be unsaved (a form not saved yet), with its `source_ids`."""
-    # Scored once with no minimum, to say how close the items below it came.
-    probe = copy(subscription)
-    probe.min_score = 0
-    candidates_count, everything = score_candidates(probe, now=now, source_ids=source_ids)
-    scored = [c for c in everything if c.overall >= subscription.min_score]
+    # Scored once, saying how close the items below the minimum came.
+    below: list[int] = []
+    candidates_count, scored = score_candidates(
+        subscription, now=now, source_ids=source_ids, below=below
+    )
     states = _states_for(subscription.owner_id, [c.canonical_url_hash for c in scored], lock=False)
     selection = select(subscription, scored, states, now)
     selection.candidates_count = candidates_count
     selection.above_min_score = len(scored)
     selection.empty_reason = _empty_reason(selection)
-    selection.matched = len(everything)
-    below = [c.overall for c in everything if c.overall < subscription.min_score]
+    selection.matched = len(scored) + len(below)
     selection.best_below_min = max(below, default=None)
     selection.interests = interests_for(subscription).terms
     if not selection.selected:

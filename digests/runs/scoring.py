@@ -49,6 +49,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from itertools import chain, islice
 from operator import attrgetter, itemgetter
 from pathlib import Path
 from types import MappingProxyType
@@ -221,6 +222,12 @@ class Query:
 
     @classmethod
     def from_interests(cls, interests: Interests) -> Query:
+        """The query of `interests`; the same object for the same interests (`_query_of`), so
+        what its matcher found in a document is found once (`_Matcher.found`)."""
+        return _query_of(interests)
+
+    @classmethod
+    def _build(cls, interests: Interests) -> Query:
         words: dict[str, str] = {}
         forms: dict[str, tuple[str, ...]] = {}
         surfaces: dict[str, str] = {}
@@ -273,7 +280,7 @@ class Query:
             self,
             forms={**self.forms, **added},
             expansions=expansions,
-            _expansion_matcher=_Matcher(added, rare=True),
+            _expansion_matcher=_expansion_matcher(tuple(added.items())),
         )
 
     def search_terms(self) -> list[str]:
@@ -282,6 +289,23 @@ class Query:
 
     def __bool__(self) -> bool:
         return bool(self.words or self.substrings)
+
+
+# Queries are read-only once built: the same interests (a subscription run after run, a
+# preview after preview) get the same query and matcher.
+# Up to QUERY_CACHE queries × FOUND_PER_QUERY documents' counts (a few hundred bytes each, far
+# less for a document with none of the words): some tens of MB at most.
+QUERY_CACHE = 64
+
+
+@lru_cache(maxsize=QUERY_CACHE)
+def _query_of(interests: Interests) -> Query:
+    return Query._build(interests)
+
+
+@lru_cache(maxsize=QUERY_CACHE)
+def _expansion_matcher(forms: tuple[tuple[str, tuple[str, ...]], ...]) -> _Matcher:
+    return _Matcher(dict(forms), rare=True)
 
 
 _BETWEEN_WORDS = r"[^0-9a-z\u00c0-\u024f]+"
@@ -330,6 +354,7 @@ _WHOLE_WORD = re.compile(_EDGE + "+")
 # Most candidates say none of a few words: a substring check of each form is far cheaper than
 # the regular expression's scan, so up to this many forms are checked first.
 _PRECHECK_FORMS = 24
+FOUND_PER_QUERY = 4096
 
 
 class _Matcher:
@@ -340,6 +365,11 @@ class _Matcher:
         # `rare`: most texts have none of the words (feedback words): a substring check of
         # each form, far cheaper than the scan, skips those texts.
         self.rare = rare
+        # What it found in each document ({Document: per-field counts}), kept while the matcher
+        # is (the same interests get the same matcher, `_query_of`): ranking again with feedback
+        # words, or the same interests' next run or preview, does not scan again. At most
+        # FOUND_PER_QUERY documents.
+        self.found: dict[Document, object] = {}
         self.key_of = {}
         for key, written in forms.items():
             for form in written:
@@ -411,6 +441,9 @@ class _Matcher:
 
 
 _NONE: Mapping[str, int] = MappingProxyType({})
+# What a document with none of a query's words has (shared, read-only).
+_NO_COUNTS: Mapping[str, Mapping[tuple, int]] = MappingProxyType({"title": _NONE, "summary": _NONE})
+_NOTHING = (_NONE, _NONE)
 _HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
@@ -425,25 +458,43 @@ def _length(text: str) -> int:
     return words + cjk // 2 if cjk else words
 
 
-class Document:
-    """A candidate's fields, folded, and their lengths in words."""
+# Documents are kept per text (`Document.of`): the same candidates come back run after run and
+# preview after preview, and folding, measuring and cutting their words into tokens was a
+# fifth of a preview's time on a pool of 100k items (docs/benchmarks.md, "Preview latency").
+# Keyed by the text itself, so an item whose title or summary changes is folded again.
+DOCUMENT_CACHE = 32_768
 
-    __slots__ = ("_found", "lengths", "summary", "title")
+
+class Document:
+    """A candidate's fields, folded, their lengths in words and (when first asked for) their
+    Latin words. `Document.of` gives the same
+    document for the same text: treat it as read-only."""
+
+    __slots__ = ("_words", "lengths", "summary", "title")
 
     def __init__(self, title: str, summary: str):
         self.title, self.summary = fold(title or ""), fold(summary or "")
-        # The interests' own parts found in each field, per query matcher: ranking again with
-        # feedback words only scans for the new words.
-        self._found: dict[_Matcher, dict[str, dict[tuple, int]]] = {}
         # Words for length normalization: white-space separated is close enough, and cheap.
         self.lengths = {"title": _length(self.title), "summary": _length(self.summary)}
+        self._words: list[str] | None = None
 
     @classmethod
     def of(cls, title: str, summary: str) -> Document:
-        return cls(title, summary)
+        return _document(title or "", summary or "")
 
     def text(self, name: str) -> str:
         return self.title if name == "title" else self.summary
+
+    def words(self) -> list[str]:
+        """The Latin words of title and summary, in order (feedback, `expansion_terms`)."""
+        if self._words is None:
+            self._words = _LATIN_WORD.findall(f"{self.title} {self.summary}")
+        return self._words
+
+
+@lru_cache(maxsize=DOCUMENT_CACHE)
+def _document(title: str, summary: str) -> Document:
+    return Document(title, summary)
 
 
 class Relevance:
@@ -484,40 +535,67 @@ class Relevance:
         return f"Relevance(score={self.score}, matched={self.matched}, field={self.field})"
 
 
-def _counts(query: Query, doc: Document) -> dict[str, dict[tuple, int]]:
-    """How often each query part occurs in each field: ("w", key), ("s", substring),
-    ("p", phrase) and ("x", expansion key)."""
-    found = _interest_counts(query, doc)
-    if query._expansion_matcher is None:
-        return found
-    counts = {}
-    for name in FIELDS:
-        expansions = query._expansion_matcher.counts(doc.text(name))
-        extra = {("x", key): n for key, n in expansions.items() if key not in query.words}
-        counts[name] = {**found[name], **extra} if extra else found[name]
-    return counts
+def _all_counts(query: Query, docs: Sequence[Document]) -> list[dict[str, Mapping[tuple, int]]]:
+    """How often each query part occurs in each field of each document: ("w", key),
+    ("s", substring), ("p", phrase) and ("x", expansion key). What a matcher found in a
+    document is kept on the matcher (`_Matcher.found`)."""
+    interest = _interest_counts(query, docs)
+    matcher = query._expansion_matcher
+    if matcher is None:
+        return interest
+    known, words = matcher.found, query.words
+    all_counts = []
+    for doc, found in zip(docs, interest, strict=True):
+        by_field = known.get(doc)
+        if by_field is None:
+            by_field = (matcher.counts(doc.title), matcher.counts(doc.summary))
+            by_field = by_field if by_field[0] or by_field[1] else _NOTHING
+            _remember(known, doc, by_field)
+        if not (by_field[0] or by_field[1]):
+            all_counts.append(found)
+            continue
+        counts = {}
+        for name, expansions in zip(FIELDS, by_field, strict=True):
+            extra = {("x", key): n for key, n in expansions.items() if key not in words}
+            counts[name] = {**found[name], **extra} if extra else found[name]
+        all_counts.append(counts)
+    return all_counts
 
 
-def _interest_counts(query: Query, doc: Document) -> dict[str, dict[tuple, int]]:
-    """The interests' own words, substrings and phrases in each field, kept on the document."""
-    counts = doc._found.get(query._matcher)
-    if counts is not None:
-        return counts
-    counts = {}
-    for name in FIELDS:
-        text = doc.text(name)
-        found: dict[tuple, int] = {("w", key): n for key, n in query._matcher.counts(text).items()}
-        for substring in query.substrings:
-            if (n := text.count(substring)) > 0:
-                found["s", substring] = n
-        for phrase, _term in query.phrases:
-            if all(("w", key) in found for key in phrase) and (
-                n := len(query._phrase_patterns[phrase].findall(text))
-            ):
-                found["p", phrase] = n
-        counts[name] = found
-    doc._found[query._matcher] = counts
-    return counts
+def _remember(known: dict, doc: Document, counts) -> None:
+    if len(known) >= FOUND_PER_QUERY:
+        # The oldest quarter out; another thread ranking with the same query may drop the same.
+        for old in list(islice(known, FOUND_PER_QUERY // 4)):
+            known.pop(old, None)
+    known[doc] = counts
+
+
+def _interest_counts(query: Query, docs: Sequence[Document]) -> list[dict[str, Mapping]]:
+    """The interests' own words, substrings and phrases in each field of each document."""
+    matcher = query._matcher
+    known = matcher.found
+    all_counts = []
+    for doc in docs:
+        counts = known.get(doc)
+        if counts is None:
+            title, summary = _interest_found(query, doc.title), _interest_found(query, doc.summary)
+            counts = {"title": title, "summary": summary} if title or summary else _NO_COUNTS
+            _remember(known, doc, counts)
+        all_counts.append(counts)
+    return all_counts
+
+
+def _interest_found(query: Query, text: str) -> Mapping[tuple, int]:
+    found: dict[tuple, int] = {("w", key): n for key, n in query._matcher.counts(text).items()}
+    for substring in query.substrings:
+        if (n := text.count(substring)) > 0:
+            found["s", substring] = n
+    for phrase, _term in query.phrases:
+        if all(("w", key) in found for key in phrase) and (
+            n := len(query._phrase_patterns[phrase].findall(text))
+        ):
+            found["p", phrase] = n
+    return found or _NONE
 
 
 def _saturated(weighted_count: float) -> float:
@@ -543,9 +621,14 @@ def _stats(
         name: max(1.0, sum(map(itemgetter(name), map(attrgetter("lengths"), docs))) / documents)
         for name in FIELDS
     }
-    containing: Counter = Counter()
-    for counts in all_counts:
-        containing.update(set(counts["title"]) | set(counts["summary"]))
+    # In how many documents each part occurs: counted in C over the documents that have any.
+    containing = Counter(
+        chain.from_iterable(
+            counts["title"].keys() | counts["summary"].keys()
+            for counts in all_counts
+            if counts["title"] or counts["summary"]
+        )
+    )
     # A word no candidate has weighs nothing: it can neither rank nor count against anyone.
     in_collection = max(documents, collection)
     idf = {part: _idf(in_collection, n) for part, n in containing.items()}
@@ -582,39 +665,73 @@ def _weights(query: Query, stats: _Stats) -> _Weights:
     return _Weights(ideal, mean_idf, part_weight)
 
 
-def _field_weighted(counts: dict, doc: Document, stats: _Stats) -> dict[tuple, float]:
-    """Each part's count over the fields, weighted by field and normalized by its length."""
-    weighted: dict[tuple, float] = {}
-    for name in FIELDS:
-        length_ratio = doc.lengths[name] / stats.average_length[name]
-        b = FIELD_LENGTH_NORM[name]
-        norm = FIELD_WEIGHT[name] / (1 - b + b * length_ratio)
-        for part, n in counts[name].items():
-            weighted[part] = weighted.get(part, 0) + n * norm
-    return weighted
+def _raw_scores(
+    all_counts: Sequence[Mapping],
+    docs: Sequence[Document],
+    stats: _Stats,
+    weights: _Weights,
+    query: Query,
+) -> list[tuple[float, dict[tuple, float]]]:
+    """Each document's BM25F score, summed over the interests as concepts, and its parts'
+    weighted counts (0 and none for a document with none of the query's parts).
 
-
-def _raw_score(
-    counts: dict, doc: Document, stats: _Stats, weights: _Weights, query: Query
-) -> tuple[float, dict[tuple, float]]:
-    """BM25F, summed over the interests as concepts: each interest adds how much of itself the
-    item says (its parts' saturated, field-weighted, length-normalized counts times their
-    weights, over what it scores once in a title; at most MAX_COVERAGE) times how rare its
-    words are (their mean weight). A two-word interest counts as one concept, as a one-word
-    interest does, and an item that says more of the topic's concepts scores more. Feedback
-    words add at EXPANSION_WEIGHT of a one-word concept."""
-    weighted = _field_weighted(counts, doc, stats)
-    score = 0.0
-    for term, parts in query.parts:
-        if term not in weights.ideal or not any(part in weighted for part in parts):
-            continue
-        said = sum(weights.part[p] * _saturated(weighted[p]) for p in parts if p in weighted)
-        score += min(MAX_COVERAGE, said / weights.ideal[term]) * weights.mean_idf[term]
+    Each part's count over the fields is weighted by field and normalized by the field's
+    length; each interest adds how much of itself the item says (its parts' saturated,
+    weighted counts times their weights, over what it scores once in a title; at most
+    MAX_COVERAGE) times how rare its words are (their mean weight). A two-word interest counts
+    as one concept, as a one-word interest does, and an item that says more of the topic's
+    concepts scores more. Feedback words add at EXPANSION_WEIGHT of a one-word concept.
+    One loop over the documents, everything that does not depend on one worked out first."""
+    # (parts with their weights, what the interest scores once in a title, its mean weight)
+    concepts = [
+        (
+            tuple((part, weights.part[part]) for part in parts),
+            weights.ideal[term],
+            weights.mean_idf[term],
+        )
+        for term, parts in query.parts
+        if term in weights.ideal
+    ]
+    fields = [
+        (name, FIELD_LENGTH_NORM[name], FIELD_WEIGHT[name], stats.average_length[name])
+        for name in FIELDS
+    ]
     once = _saturated(FIELD_WEIGHT["title"])
-    for part, value in weighted.items():
-        if part[0] == "x":
-            score += EXPANSION_WEIGHT * stats.idf.get(part, 0.0) * _saturated(value) / once
-    return score, weighted
+    idf = stats.idf
+    expanded = query._expansion_matcher is not None
+    k1, k1_plus_one = K1, K1 + 1
+    nothing: tuple[float, dict] = (0.0, {})
+    raw: list[tuple[float, dict[tuple, float]]] = []
+    for doc, counts in zip(docs, all_counts, strict=True):
+        if not (counts["title"] or counts["summary"]):
+            raw.append(nothing)
+            continue
+        weighted: dict[tuple, float] = {}
+        lengths = doc.lengths
+        for name, b, field_weight, average in fields:
+            in_field = counts[name]
+            if not in_field:
+                continue
+            norm = field_weight / (1 - b + b * (lengths[name] / average))
+            for part, n in in_field.items():
+                weighted[part] = weighted.get(part, 0) + n * norm
+        score = 0.0
+        for parts, ideal, mean_idf in concepts:
+            said = 0.0
+            hit = False
+            for part, weight in parts:
+                value = weighted.get(part)
+                if value is not None:
+                    hit = True
+                    said += weight * (value * k1_plus_one / (value + k1))
+            if hit:
+                score += min(MAX_COVERAGE, said / ideal) * mean_idf
+        if expanded:
+            for part, value in weighted.items():
+                if part[0] == "x":
+                    score += EXPANSION_WEIGHT * idf.get(part, 0.0) * _saturated(value) / once
+        raw.append((score, weighted))
+    return raw
 
 
 def _relevance(
@@ -671,16 +788,10 @@ def rank(
             else Relevance(SOURCE_ONLY_RELEVANCE)
             for doc in docs
         ]
-    all_counts = [_counts(query, doc) for doc in docs]
+    all_counts = _all_counts(query, docs)
     stats = _stats(query, all_counts, list(docs), collection)
     weights = _weights(query, stats)
-    nothing: tuple[float, dict] = (0.0, {})
-    raw = [
-        _raw_score(counts, doc, stats, weights, query)
-        if counts["title"] or counts["summary"]
-        else nothing
-        for doc, counts in zip(docs, all_counts, strict=True)
-    ]
+    raw = _raw_scores(all_counts, docs, stats, weights, query)
     concepts = weights.mean_idf.values()
     one_interest = sum(concepts) / len(concepts) if concepts else 0.0
     best = heapq.nlargest(REFERENCE_DOCS, (score for score, _w in raw if score > 0))
@@ -718,7 +829,7 @@ def expansion_terms(
     in_top_text: Counter = Counter()
     for relevance, doc in top:
         keys = []
-        words = _LATIN_WORD.findall(f"{doc.title} {doc.summary}")
+        words = doc.words()
         in_top_text.update(words)
         for written in words:
             if len(written) > 2 and not written.isdigit():
@@ -742,7 +853,7 @@ def expansion_terms(
     wanted = {form for written in forms.values() for form in written}
     # Every word of every candidate would cost a scan of them all; a sample tells the rate.
     sample = docs[:: max(1, len(docs) // LIFT_SAMPLE)]
-    sample_words = _LATIN_WORD.findall("\n".join(f"{doc.title}\n{doc.summary}" for doc in sample))
+    sample_words = [word for doc in sample for word in doc.words()]
     in_all_text = Counter(filter(wanted.__contains__, sample_words))
     top_words, all_words = max(1, in_top_text.total()), max(1, len(sample_words))
     lift = {}
@@ -856,7 +967,7 @@ def relevance(interests: Interests, *, title: str, summary: str, body: str = "")
 
 
 def documents(rows: Iterable[dict]) -> list[Document]:
-    return [Document.of(row["title"], row["description"]) for row in rows]
+    return [_document(row["title"] or "", row["description"] or "") for row in rows]
 
 
 def overall(relevance_score: int, impact_score: int, quality_score: int) -> int:

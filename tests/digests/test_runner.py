@@ -297,3 +297,31 @@ def test_interests_and_a_source_deliver_their_real_matches_at_the_default_minimu
         "What vacuum does in PostgreSQL 18",
         "Vacuum in PostgreSQL: a checklist against bloat",
     }
+
+
+def test_a_preview_ranks_an_items_new_text_once_it_changes(alice, now):
+    # Folded documents and what a query found in them are kept between previews (scoring.py):
+    # by text, so an edited item is read again.
+    item = add_item("PostgreSQL notes", now=now)
+    add_item("PostgreSQL 18 released", description="What is new in PostgreSQL 18.", now=now)
+    subscription = subscribe(alice, now, min_score=0)
+    first = {c.item_id: c for c in runner.preview(subscription, now=now).selected}
+    assert first[item.pk].field == "title"
+    ContentItem.objects.filter(pk=item.pk).update(
+        title="Notes", description="PostgreSQL vacuum, PostgreSQL indexes, PostgreSQL replication"
+    )
+    again = {c.item_id: c for c in runner.preview(subscription, now=now).selected}
+    assert again[item.pk].field == "summary"
+    assert again[item.pk].relevance != first[item.pk].relevance
+
+
+def test_a_preview_counts_what_matched_below_the_minimum(alice, now):
+    add_item("PostgreSQL 18 released", description="PostgreSQL PostgreSQL", now=now)
+    add_item("Databases", description="Mentions PostgreSQL once in a long summary " * 5, now=now)
+    add_item("Nothing relevant", now=now)
+    everything = runner.preview(subscribe(alice, now, name="All", min_score=0), now=now)
+    assert (everything.matched, everything.above_min_score) == (2, 2)
+    assert everything.best_below_min is None
+    low = min(c.overall for c in everything.selected)
+    strict = runner.preview(subscribe(alice, now, name="Strict", min_score=low + 1), now=now)
+    assert (strict.matched, strict.above_min_score, strict.best_below_min) == (2, 1, low)

@@ -302,3 +302,48 @@ def test_a_fresh_passing_mention_does_not_outrank_a_real_match():
     passing = overall(relevance_of(0.44), 100, 60)  # 0.3·100 + 0.2·60 = 42 points
     real_match = overall(relevance_of(0.88), 40, 40)  # 0.3·40 + 0.2·40 = 20 points
     assert real_match > passing
+
+
+# --- What is kept between rankings (a preview's speed, docs/benchmarks.md) --------------------
+
+
+def test_a_document_is_folded_once_per_text_and_again_when_its_text_changes():
+    first = Document.of("Ｒｕｓｔ 1.90 released", "Faster builds.")
+    assert Document.of("Ｒｕｓｔ 1.90 released", "Faster builds.") is first
+    changed = Document.of("Ｒｕｓｔ 1.90 released", "Faster builds and a new linker.")
+    assert changed is not first
+    assert changed.summary == "faster builds and a new linker."
+    assert first.summary == "faster builds."
+
+
+def test_the_same_interests_never_scan_a_document_twice(monkeypatch):
+    interests = Interests.build(["Rust", "WebAssembly"], [])
+    docs = [Document.of("Rust and WebAssembly", "Rust in the browser"), Document.of("Go", "")]
+    before = [r.score for r in rank(interests, docs)]
+    scans = []
+    original = scoring._Matcher.counts
+    monkeypatch.setattr(
+        scoring._Matcher, "counts", lambda self, text: scans.append(text) or original(self, text)
+    )
+    assert [r.score for r in rank(interests, docs)] == before
+    assert scans == []  # the same query (Query.from_interests) and what its matcher found
+    assert Query.from_interests(interests) is Query.from_interests(interests)
+    # A new document is scanned; expansion words scan each document once, then not again.
+    rank(interests, [*docs, Document.of("Rust 2", "")])
+    assert scans == ["rust 2", ""]
+    expanded = Query.from_interests(interests).expanded({"browser": "browser"})
+    rank(interests, docs, expanded)
+    scanned = len(scans)
+    rank(interests, docs, Query.from_interests(interests).expanded({"browser": "browser"}))
+    assert len(scans) == scanned
+
+
+def test_what_a_matcher_keeps_is_bounded(monkeypatch):
+    monkeypatch.setattr(scoring, "FOUND_PER_QUERY", 8)
+    interests = Interests.build(["bounded cache word"], [])
+    docs = [Document.of(f"Bounded cache word {n}", "") for n in range(30)]
+    rank(interests, docs)
+    found = Query.from_interests(interests)._matcher.found
+    assert 0 < len(found) <= 8
+    assert docs[-1] in found  # the newest kept, the oldest dropped
+    assert docs[0] not in found
