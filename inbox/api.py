@@ -277,7 +277,7 @@ class InboxBulkActionView(APIView):
         try:
             ids = apply_bulk_action(request.user, data["ids"], data["action"], now=timezone.now())
         except BulkActionError as exc:
-            raise APIInputError(exc.errors) from None
+            raise APIInputError(exc.errors, code=exc.code) from None
         return Response({"action": data["action"], "count": len(ids), "ids": ids})
 
 
@@ -337,8 +337,17 @@ class PushConfigView(APIView):
 
 
 class PushKeysSerializer(StrictSerializer):
-    p256dh = StrictCharField(max_length=200, help_text="The browser's P-256 key, base64url.")
-    auth = StrictCharField(max_length=100, help_text="The 16-byte auth secret, base64url.")
+    # What inbox/push_devices.register_device decodes: 65 bytes starting with 0x04, and 16.
+    p256dh = StrictCharField(
+        max_length=200,
+        schema_pattern=r"^B[A-P][A-Za-z0-9_-]{85}=?$",
+        help_text="The browser's uncompressed P-256 key (65 bytes), base64url.",
+    )
+    auth = StrictCharField(
+        max_length=100,
+        schema_pattern=r"^[A-Za-z0-9_-]{22}(==)?$",
+        help_text="The 16-byte auth secret, base64url.",
+    )
 
 
 class PushDeviceInputSerializer(StrictSerializer):

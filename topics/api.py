@@ -224,7 +224,7 @@ def _topic_call(fn, *args, **kwargs):
     try:
         return fn(*args, **kwargs)
     except (TopicInputError, SubscriptionInputError) as exc:
-        raise APIInputError(exc.errors) from None
+        raise APIInputError(exc.errors, code=exc.code) from None
 
 
 class TopicPublishView(ListAPIView):
@@ -249,7 +249,9 @@ class TopicPublishView(ListAPIView):
             .first()
         )
         if subscription is None:
-            raise APIInputError({"subscription_id": gettext("Not one of your subscriptions.")})
+            raise APIInputError(
+                {"subscription_id": gettext("Not one of your subscriptions.")}, code="not_found"
+            )
         topic = _topic_call(
             publishing.publish,
             request.user,
