@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 
 from config.api.errors import APIInputError
 from config.api.fields import (
+    HTTPS_URL_PATTERN,
     HttpUrlField,
     IdField,
     QueryDateField,
@@ -353,7 +354,9 @@ class PushKeysSerializer(StrictSerializer):
 class PushDeviceInputSerializer(StrictSerializer):
     """A browser's `PushSubscription.toJSON()`, with an optional label."""
 
-    endpoint = HttpUrlField(help_text="The push service's https URL.")
+    endpoint = HttpUrlField(
+        schema_pattern=HTTPS_URL_PATTERN, help_text="The push service's https URL."
+    )
     keys = PushKeysSerializer()
     expirationTime = serializers.IntegerField(
         required=False, allow_null=True, help_text="Sent by browsers; ignored."

@@ -96,8 +96,12 @@ DATETIME_PATTERN = (
     r"(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"
 )
 DATETIME_SCHEMA = {"type": "string", "format": "date-time", "pattern": DATETIME_PATTERN}
-# An address the fetcher may be given: http(s), a host, no spaces or control characters.
-HTTP_URL_PATTERN = r"^https?://[^\s\x00/?#@:]+(:[0-9]{1,5})?([/?#][^\s\x00]*)?$"
+# An address the fetcher may be given: http(s), a host, a port it fetches from (80, 443,
+# 8000-8999: ingest/fetching/fetch.py; FETCH_EXTRA_ALLOWED_PORTS may add more, which the schema
+# leaves out), no spaces or control characters.
+_URL_REST = r"://[^\s\x00/?#@:]+(:(80|443|8[0-9]{3}))?([/?#][^\s\x00]*)?$"
+HTTP_URL_PATTERN = r"^https?" + _URL_REST
+HTTPS_URL_PATTERN = r"^https" + _URL_REST
 
 
 class StrictCharField(serializers.CharField):

@@ -101,6 +101,12 @@ def test_urls_are_http_or_https_with_a_host(schema):
     assert re.fullmatch(HTTP_URL_PATTERN, "https://example.org/blog/")
     for bad in ("0", "", "gopher://x/", "http://", "http:// x/", "https://a b/"):
         assert not re.fullmatch(HTTP_URL_PATTERN, bad), bad
+    # Only the ports the fetcher takes (80, 443, 8000-8999).
+    assert re.fullmatch(HTTP_URL_PATTERN, "http://a.example:8080/")
+    assert not re.fullmatch(HTTP_URL_PATTERN, "http://a.example:34719/")
+    endpoint = schema["components"]["schemas"]["PushDeviceInputRequest"]["properties"]["endpoint"]
+    assert not _pattern(endpoint).fullmatch("http://push.example/x")
+    assert _pattern(endpoint).fullmatch("https://push.example/x")
 
 
 def test_cursors_limits_and_idempotency_keys_are_bounded_as_the_server_reads_them(schema):
