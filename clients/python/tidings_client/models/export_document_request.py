@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import datetime
 from collections.abc import Mapping
 from typing import Any, TypeVar, cast
 
@@ -8,18 +7,21 @@ from attrs import define as _attrs_define
 
 from ..models.format_enum import FormatEnum
 from ..models.transfer_scope_enum import TransferScopeEnum
+from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="ExportDocumentRequest")
 
 
 @_attrs_define
 class ExportDocumentRequest:
-    """The document's top level, for the schema; every part is described field by field in
-    inbox/portability/export.schema.json, which the import checks it against.
+    """The document's top level, for the schema, and checked at once by `POST /import` (a 400
+    naming the member: an unknown one, a missing one, a list that is not a list); every part is
+    described field by field in inbox/portability/export.schema.json, which the import job
+    checks it against.
 
         Attributes:
             format_ (FormatEnum): * `tidings-export@1` - tidings-export@1
-            exported_at (datetime.datetime): When the export was made (ISO 8601 with an offset).
+            exported_at (str): ISO 8601 date and time with a UTC offset.
             instance (Any): {url, software}
             scope (TransferScopeEnum): * `saved` - Saved items only
                 * `saved_recent` - Saved items and recent briefs
@@ -30,10 +32,11 @@ class ExportDocumentRequest:
             subscriptions (list[Any]): Subscriptions.
             runs (list[Any]): With their items.
             content_states (list[Any]): Your marks on items (read, saved, not interested).
+            folders (list[Any] | Unset): The library's folders (older documents have none).
     """
 
     format_: FormatEnum
-    exported_at: datetime.datetime
+    exported_at: str
     instance: Any
     scope: TransferScopeEnum
     account: Any
@@ -42,11 +45,12 @@ class ExportDocumentRequest:
     subscriptions: list[Any]
     runs: list[Any]
     content_states: list[Any]
+    folders: list[Any] | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         format_ = self.format_.value
 
-        exported_at = self.exported_at.isoformat()
+        exported_at = self.exported_at
 
         instance = self.instance
 
@@ -64,6 +68,10 @@ class ExportDocumentRequest:
 
         content_states = self.content_states
 
+        folders: list[Any] | Unset = UNSET
+        if not isinstance(self.folders, Unset):
+            folders = self.folders
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -80,6 +88,8 @@ class ExportDocumentRequest:
                 "content_states": content_states,
             }
         )
+        if folders is not UNSET:
+            field_dict["folders"] = folders
 
         return field_dict
 
@@ -88,7 +98,7 @@ class ExportDocumentRequest:
         d = dict(src_dict)
         format_ = FormatEnum(d.pop("format"))
 
-        exported_at = datetime.datetime.fromisoformat(d.pop("exported_at"))
+        exported_at = d.pop("exported_at")
 
         instance = d.pop("instance")
 
@@ -106,6 +116,8 @@ class ExportDocumentRequest:
 
         content_states = cast(list[Any], d.pop("content_states"))
 
+        folders = cast(list[Any], d.pop("folders", UNSET))
+
         export_document_request = cls(
             format_=format_,
             exported_at=exported_at,
@@ -117,6 +129,7 @@ class ExportDocumentRequest:
             subscriptions=subscriptions,
             runs=runs,
             content_states=content_states,
+            folders=folders,
         )
 
         return export_document_request

@@ -1,3 +1,4 @@
+import datetime
 from http import HTTPStatus
 from typing import Any
 
@@ -14,15 +15,29 @@ from ...types import UNSET, Response, Unset
 
 def _get_kwargs(
     *,
-    since: str | Unset = UNSET,
-    until: str | Unset = UNSET,
+    since: datetime.datetime | str | Unset = UNSET,
+    until: datetime.datetime | str | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
 
-    params["since"] = since
+    json_since: str | Unset
+    if isinstance(since, Unset):
+        json_since = UNSET
+    elif isinstance(since, datetime.datetime):
+        json_since = since.isoformat()
+    else:
+        json_since = since
+    params["since"] = json_since
 
-    params["until"] = until
+    json_until: str | Unset
+    if isinstance(until, Unset):
+        json_until = UNSET
+    elif isinstance(until, datetime.datetime):
+        json_until = until.isoformat()
+    else:
+        json_until = until
+    params["until"] = json_until
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -63,6 +78,11 @@ def _parse_response(
 
         return response_406
 
+    if response.status_code == 422:
+        response_422 = Error.from_dict(response.json())
+
+        return response_422
+
     if response.status_code == 429:
         response_429 = Error.from_dict(response.json())
 
@@ -88,8 +108,8 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-    since: str | Unset = UNSET,
-    until: str | Unset = UNSET,
+    since: datetime.datetime | str | Unset = UNSET,
+    until: datetime.datetime | str | Unset = UNSET,
 ) -> Response[Error | V1AdminBillingStatsRetrieveResponse200]:
     """Credits spent and granted (staff)
 
@@ -102,8 +122,8 @@ def sync_detailed(
     token 403).
 
     Args:
-        since (str | Unset):
-        until (str | Unset):
+        since (datetime.datetime | str | Unset):
+        until (datetime.datetime | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -128,8 +148,8 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-    since: str | Unset = UNSET,
-    until: str | Unset = UNSET,
+    since: datetime.datetime | str | Unset = UNSET,
+    until: datetime.datetime | str | Unset = UNSET,
 ) -> Error | V1AdminBillingStatsRetrieveResponse200 | None:
     """Credits spent and granted (staff)
 
@@ -142,8 +162,8 @@ def sync(
     token 403).
 
     Args:
-        since (str | Unset):
-        until (str | Unset):
+        since (datetime.datetime | str | Unset):
+        until (datetime.datetime | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -163,8 +183,8 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-    since: str | Unset = UNSET,
-    until: str | Unset = UNSET,
+    since: datetime.datetime | str | Unset = UNSET,
+    until: datetime.datetime | str | Unset = UNSET,
 ) -> Response[Error | V1AdminBillingStatsRetrieveResponse200]:
     """Credits spent and granted (staff)
 
@@ -177,8 +197,8 @@ async def asyncio_detailed(
     token 403).
 
     Args:
-        since (str | Unset):
-        until (str | Unset):
+        since (datetime.datetime | str | Unset):
+        until (datetime.datetime | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -201,8 +221,8 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-    since: str | Unset = UNSET,
-    until: str | Unset = UNSET,
+    since: datetime.datetime | str | Unset = UNSET,
+    until: datetime.datetime | str | Unset = UNSET,
 ) -> Error | V1AdminBillingStatsRetrieveResponse200 | None:
     """Credits spent and granted (staff)
 
@@ -215,8 +235,8 @@ async def asyncio(
     token 403).
 
     Args:
-        since (str | Unset):
-        until (str | Unset):
+        since (datetime.datetime | str | Unset):
+        until (datetime.datetime | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
