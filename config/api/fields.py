@@ -85,6 +85,16 @@ CRON_PATTERN = (
     )
     + ")$"
 )
+# A topic's schedule: editions at least 24 hours apart (topics/publishing.py), so one minute
+# and one hour a day at most — or a daily or rarer macro.
+TOPIC_CRON_PATTERN = (
+    r"^(@(yearly|annually|monthly|weekly|daily|midnight)|("
+    + r"[0-5]?[0-9] ([01]?[0-9]|2[0-3]) "
+    + " ".join(
+        _cron_field(number) for number in (r"0?[1-9]|[12][0-9]|3[01]", r"0?[1-9]|1[0-2]", r"[0-7]")
+    )
+    + "))$"
+)
 # The time zones a schedule takes (digests/schedules/next_run.py: the IANA names, without the
 # host's own `localtime`).
 TIME_ZONES = sorted(set(available_timezones()) - {"localtime"})

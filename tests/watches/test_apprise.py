@@ -150,7 +150,7 @@ def test_api_add_test_route_and_never_show_the_url(fixture_server, api, alice, w
         {"targets": [999]},
         format="json",
     )
-    assert wrong.status_code == 400 and "apprise_targets" in str(wrong.json())
+    assert wrong.status_code == 404 and "apprise_targets" in str(wrong.json())
 
 
 def test_the_subscription_edit_form_routes_briefs_to_chosen_targets(
