@@ -7,6 +7,7 @@ import re
 from datetime import UTC, datetime
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
@@ -24,8 +25,16 @@ from billing.accounts import ensure_account
 from billing.limits import limits_of
 from billing.models import CreditTransaction, Tier
 from config.api.errors import APIInputError
-from config.api.fields import AwareDateTimeField, CronField, StrictCharField, TimeZoneField
+from config.api.fields import (
+    DATETIME_SCHEMA,
+    TIME_ZONES,
+    AwareDateTimeField,
+    CronField,
+    StrictCharField,
+    TimeZoneField,
+)
 from config.api.permissions import IsStaffToken
+from config.api.schema import ERROR_RESPONSE
 from config.api.serializers import (
     ResponseModelSerializer,
     ResponseSerializer,
@@ -123,6 +132,12 @@ class EstimateQuerySerializer(StrictSerializer):
         schema_pattern=r"^[0-9]{1,18}(,[0-9]{1,18}){0,499}$",
     )
 
+    def validate_timezone(self, value: str) -> str:
+        # The schema's enumeration, checked as a subscription's schedule checks it.
+        if value not in TIME_ZONE_SET:
+            raise serializers.ValidationError(_("Not an IANA time zone name."))
+        return value
+
     def validate_source_ids(self, value: str) -> list[int]:
         parts = [part.strip() for part in value.split(",") if part.strip()]
         if not all(_SOURCE_ID.fullmatch(part) for part in parts) or len(parts) > 500:
@@ -179,6 +194,11 @@ def _instant(params, name: str, default: datetime) -> datetime:
         ) from None
 
 
+TIME_ZONE_SET = frozenset(TIME_ZONES)
+# A moment (the form AwareDateTimeField takes), or empty for the default.
+MOMENT_OR_EMPTY = {"oneOf": [DATETIME_SCHEMA, {"type": "string", "maxLength": 0}]}
+
+
 class OperationSpendSerializer(serializers.Serializer):
     count = serializers.IntegerField(help_text="Operations charged.")
     cache_hits = serializers.IntegerField(help_text="Of them, answered from the cache.")
@@ -233,18 +253,19 @@ class AdminBillingStatsView(APIView):
         parameters=[
             OpenApiParameter(
                 "since",
-                str,
-                description="From (ISO 8601; default: month start).",
+                MOMENT_OR_EMPTY,
+                description="From (ISO 8601 with a UTC offset; empty or left out: the start of "
+                "this month, UTC). Must come before `until` (422 `empty_period` otherwise).",
                 examples=[_PERIOD_START],
             ),
             OpenApiParameter(
                 "until",
-                str,
-                description="Until (ISO 8601; default: now).",
+                MOMENT_OR_EMPTY,
+                description="Until (ISO 8601 with a UTC offset; empty or left out: now).",
                 examples=[_PERIOD_END],
             ),
         ],
-        responses=BillingStatsSerializer,
+        responses={200: BillingStatsSerializer, 422: ERROR_RESPONSE},
         description="Credits spent (charges less refunds) in total, by operation kind, by "
         "tier and by user (top 20); platform spend on editions; accounts by tier.",
     )
@@ -253,5 +274,7 @@ class AdminBillingStatsView(APIView):
         since = _instant(request.query_params, "since", stats.month_start(now))
         until = _instant(request.query_params, "until", now)
         if until <= since:
-            raise APIInputError({"until": "Must be after since."})
+            # Two well-formed moments in the wrong order, or an `until` before the default
+            # `since` (this month's start: a matter of today's date): 422, not 400.
+            raise APIInputError({"until": _("Must be after since.")}, code="empty_period")
         return Response(stats.spend_stats(since=since, until=until.astimezone(UTC)))

@@ -64,7 +64,8 @@ def estimate(user, *, cron: str, timezone: str, source_ids, now: datetime) -> Es
             {
                 "source_ids": _("Not in your source library: %(ids)s.")
                 % {"ids": ", ".join(map(str, sorted(source_ids - owned)))}
-            }
+            },
+            code="not_found",
         )
     account = ensure_account(user, now=now)
     per_run = prices.upper_bound_for_sources(source_ids)

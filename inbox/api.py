@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 
 from config.api.errors import APIInputError
 from config.api.fields import (
+    HTTPS_URL_PATTERN,
     HttpUrlField,
     IdField,
     QueryDateField,
@@ -277,7 +278,7 @@ class InboxBulkActionView(APIView):
         try:
             ids = apply_bulk_action(request.user, data["ids"], data["action"], now=timezone.now())
         except BulkActionError as exc:
-            raise APIInputError(exc.errors) from None
+            raise APIInputError(exc.errors, code=exc.code) from None
         return Response({"action": data["action"], "count": len(ids), "ids": ids})
 
 
@@ -337,14 +338,25 @@ class PushConfigView(APIView):
 
 
 class PushKeysSerializer(StrictSerializer):
-    p256dh = StrictCharField(max_length=200, help_text="The browser's P-256 key, base64url.")
-    auth = StrictCharField(max_length=100, help_text="The 16-byte auth secret, base64url.")
+    # What inbox/push_devices.register_device decodes: 65 bytes starting with 0x04, and 16.
+    p256dh = StrictCharField(
+        max_length=200,
+        schema_pattern=r"^B[A-P][A-Za-z0-9_-]{85}=?$",
+        help_text="The browser's uncompressed P-256 key (65 bytes), base64url.",
+    )
+    auth = StrictCharField(
+        max_length=100,
+        schema_pattern=r"^[A-Za-z0-9_-]{22}(==)?$",
+        help_text="The 16-byte auth secret, base64url.",
+    )
 
 
 class PushDeviceInputSerializer(StrictSerializer):
     """A browser's `PushSubscription.toJSON()`, with an optional label."""
 
-    endpoint = HttpUrlField(help_text="The push service's https URL.")
+    endpoint = HttpUrlField(
+        schema_pattern=HTTPS_URL_PATTERN, help_text="The push service's https URL."
+    )
     keys = PushKeysSerializer()
     expirationTime = serializers.IntegerField(
         required=False, allow_null=True, help_text="Sent by browsers; ignored."

@@ -79,14 +79,18 @@ def register_device(
     user, *, endpoint: str, p256dh: str, auth: str, label: str = "", now: datetime
 ) -> tuple[PushDevice, bool]:
     """Add (or refresh) a browser's push subscription; returns (device, created)."""
-    if not push_enabled():
-        raise PushDeviceError(
-            {"endpoint": _("Web Push is off on this server (no VAPID keys are set).")},
-            message=_("Web Push is off on this server."),
-        )
     endpoint = _endpoint(endpoint)
     p256dh = _b64url(p256dh, "keys.p256dh", 65, _("an uncompressed P-256 public key (65 bytes)"))
     auth = _b64url(auth, "keys.auth", 16, _("a 16-byte authentication secret"))
+    if not push_enabled():
+        # After the input's own rules: a refusal of this server's configuration (422), not of
+        # the request.
+        refusal = PushDeviceError(
+            {"endpoint": _("Web Push is off on this server (no VAPID keys are set).")},
+            message=_("Web Push is off on this server."),
+        )
+        refusal.code = "not_configured"
+        raise refusal
     label = " ".join((label or "").split())
     if len(label) > LABEL_MAX_CHARS:
         raise PushDeviceError(

@@ -36,9 +36,10 @@ class UnknownAction(ValueError):
 class BulkActionError(ValueError):
     """A bulk action refused as a whole (nothing changed), with the field at fault."""
 
-    def __init__(self, errors: dict[str, str]):
+    def __init__(self, errors: dict[str, str], *, code: str = "invalid"):
         super().__init__("; ".join(f"{k}: {v}" for k, v in errors.items()))
         self.errors = errors
+        self.code = code  # `not_found`: ids that are not the user's items (404 in the API)
 
 
 def _check_action(action: str) -> None:
@@ -99,7 +100,8 @@ def apply_bulk_action(user, run_item_ids: list[int], action: str, *, now: dateti
             {
                 "ids": _("Not items of your Inbox: %(ids)s.")
                 % {"ids": ", ".join(str(i) for i in sorted(missing)[:20])}
-            }
+            },
+            code="not_found",
         )
     with transaction.atomic():
         _apply(user, run_items, action, now=now)

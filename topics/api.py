@@ -19,7 +19,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api.errors import APIInputError
-from config.api.fields import CronField, IdField, StrictCharField, StrictChoiceField, TimeZoneField
+from config.api.fields import (
+    TOPIC_CRON_PATTERN,
+    CronField,
+    IdField,
+    StrictCharField,
+    StrictChoiceField,
+    TimeZoneField,
+)
 from config.api.pagination import PAGE_PARAMS, OffsetCursorPagination
 from config.api.responses import created
 from config.api.serializers import (
@@ -127,10 +134,21 @@ class TopicChangesSerializer(StrictSerializer):
     )
     description = StrictCharField(max_length=500, allow_blank=True, required=False)
     slug = StrictCharField(
-        max_length=80, allow_blank=True, required=False, help_text="Empty: made from the title."
+        max_length=80,
+        allow_blank=True,
+        required=False,
+        # What slugify() leaves as it is (topics/publishing.py refuses anything else).
+        schema_pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$",
+        help_text="Lowercase letters, digits and hyphens; empty: made from the title.",
     )
     visibility = StrictChoiceField(choices=Topic.Visibility.choices, required=False)
-    cron = CronField(allow_blank=True, required=False, help_text="Empty: the subscription's.")
+    cron = CronField(
+        allow_blank=True,
+        required=False,
+        schema_pattern=TOPIC_CRON_PATTERN,
+        help_text="At most daily (editions are at least 24 hours apart); empty: the "
+        "subscription's.",
+    )
     timezone = TimeZoneField(allow_blank=True, required=False)
 
 
@@ -224,7 +242,7 @@ def _topic_call(fn, *args, **kwargs):
     try:
         return fn(*args, **kwargs)
     except (TopicInputError, SubscriptionInputError) as exc:
-        raise APIInputError(exc.errors) from None
+        raise APIInputError(exc.errors, code=exc.code) from None
 
 
 class TopicPublishView(ListAPIView):
@@ -249,7 +267,9 @@ class TopicPublishView(ListAPIView):
             .first()
         )
         if subscription is None:
-            raise APIInputError({"subscription_id": gettext("Not one of your subscriptions.")})
+            raise APIInputError(
+                {"subscription_id": gettext("Not one of your subscriptions.")}, code="not_found"
+            )
         topic = _topic_call(
             publishing.publish,
             request.user,

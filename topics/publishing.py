@@ -142,13 +142,15 @@ def _clean(user, subscription: Subscription, data: PublishInput, topic, now) -> 
     errors: dict[str, str] = {}
     if subscription.owner_id != user.pk or subscription.deleted_at is not None:
         errors["subscription"] = gettext("Not one of your subscriptions.")
-    if subscription.followed_topic_id:
-        errors["subscription"] = gettext(
-            "A followed topic cannot be published again; fork it first."
-        )
+    followed = subscription.followed_topic_id is not None
+    # What the subscription is (its name, what it reads) is its state, not this input: refused
+    # after the input's own rules, as a conflict (409 in the API).
+    conflicts: dict[str, str] = {}
     title = " ".join((data.title or subscription.name).split())
     if not 3 <= len(title) <= 200:
-        errors["title"] = gettext("Must be 3 to 200 characters.")
+        # Without a title the subscription's name is the title: then what it is named (its
+        # state) is refused, 409 in the API, after the input's own rules.
+        (errors if data.title else conflicts)["title"] = gettext("Must be 3 to 200 characters.")
     description = " ".join((data.description or "").split())
     if len(description) > 500:
         errors["description"] = gettext("At most 500 characters.")
@@ -156,16 +158,23 @@ def _clean(user, subscription: Subscription, data: PublishInput, topic, now) -> 
         errors["visibility"] = gettext("Must be 'public' or 'private'.")
     timezone = data.timezone or subscription.timezone
     cron = _check_schedule(data.cron or subscription.cron or "0 8 * * *", timezone, errors, now)
-    sources = _source_rules(subscription, errors)
+    sources = _source_rules(subscription, conflicts)
     if data.slug and slugify(data.slug) != data.slug:
         errors["slug"] = gettext("Only lowercase letters, digits and hyphens.")
-    elif (
+    if errors:
+        raise TopicInputError(errors)
+    if followed:
+        conflicts["subscription"] = gettext(
+            "A followed topic cannot be published again; fork it first."
+        )
+    if conflicts:
+        raise TopicInputError(conflicts, code="conflict")
+    if (
         data.slug
         and Topic.objects.filter(slug=data.slug).exclude(pk=topic.pk if topic else None).exists()
     ):
-        errors["slug"] = gettext("That address is taken.")
-    if errors:
-        raise TopicInputError(errors)
+        # Only once the input is right: a conflict with what exists (409 in the API).
+        raise TopicInputError({"slug": gettext("That address is taken.")}, code="taken")
     return {
         "title": title,
         "description": description,

@@ -32,6 +32,10 @@ ERROR_CODES: dict[str, str] = {
     "server_error": "A fault on the server's side; it has been logged.",
     # State and limits
     "conflict": "Refused in the state things are in (a retry of a run that did not fail).",
+    "taken": "The name or address is already in use (HTTP 409).",
+    "unreadable_url": "A notification URL of a known service that its plugin cannot read "
+    "(HTTP 422).",
+    "empty_period": "The period asked for is empty: its end is not after its start (HTTP 422).",
     "tier_limit": "A limit of the account's plan (HTTP 403).",
     "idempotency_key_reused": "The `Idempotency-Key` was sent before with a different request.",
     "import_in_progress": "An import of this account is already running.",
@@ -68,6 +72,8 @@ ERROR_CODES: dict[str, str] = {
     "no_items": "The page lists no items to follow.",
     "too_slow": "The rule takes too long to check.",
     "unknown_pack": "No source pack with that key.",
+    "not_configured": "This server is not configured for the feature asked for (Web Push "
+    "without VAPID keys, NAVER News without credentials); HTTP 422.",
     # OPML files
     "empty": "The file is empty.",
     "not_xml": "The file is not well-formed XML.",
@@ -76,6 +82,57 @@ ERROR_CODES: dict[str, str] = {
     "invalid_opml": "The OPML could not be read.",
     "no_outlines": "The OPML lists no feeds.",
     "too_many_feeds": "The OPML lists more feeds than one import takes.",
+}
+
+# Codes of a refusal that no schema can foresee: what fetching or reading the address found
+# (the network's state: a host that does not resolve, a page that answers 404…), content the
+# server reads and cannot use (a CSS selector that does not parse, a file that is not OPML),
+# and features this server is not configured for. The request was well formed — it matches
+# the schema — so the answer is 422 (Unprocessable Content), not 400, which the API keeps for
+# a request that breaks a rule the schema states (config/api/errors.py).
+UNPROCESSABLE_CODES: frozenset[str] = frozenset(
+    {
+        "fetch_failed",
+        "refused_by_policy",
+        "timeout",
+        "tls_error",
+        "connection_failed",
+        "rate_limited",
+        "http_error",
+        "browser_unavailable",
+        "browser_failed",
+        "not_html",
+        "empty_page",
+        "no_feed",
+        "robots_unavailable",
+        "robots_disallowed",
+        "off_site_redirect",
+        "invalid_selector",
+        "selector_empty",
+        "no_match",
+        "no_items",
+        "too_slow",
+        "too_large",
+        "empty",
+        "not_xml",
+        "forbidden_xml",
+        "not_opml",
+        "invalid_opml",
+        "no_outlines",
+        "not_configured",
+        "empty_period",
+        "unreadable_url",
+    }
+)
+
+# The status of a refusal by its code, where the code says more than "bad input": a name in
+# use is a conflict with what exists, an id (in the body or the query) that names nothing of
+# the caller's is not found — as it is in a path.
+REFUSAL_STATUS: dict[str, int] = {
+    "taken": 409,
+    "conflict": 409,
+    "not_found": 404,
+    **dict.fromkeys(UNPROCESSABLE_CODES, 422),  # `too_large` too: a fetched page (a body is 413)
 }
 
 # The code of one refused field, next to its message in `error.field_codes`.

@@ -21,7 +21,13 @@ from django.utils.translation import gettext as _
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
-from config.api.error_codes import ERROR_CODES, FIELD_CODES, UndeclaredErrorCode, field_code
+from config.api.error_codes import (
+    ERROR_CODES,
+    FIELD_CODES,
+    REFUSAL_STATUS,
+    UndeclaredErrorCode,
+    field_code,
+)
 
 API_PREFIX = "/api/"
 logger = logging.getLogger(__name__)
@@ -66,8 +72,10 @@ class ServiceRefusal(Exception):
     status_code = status.HTTP_400_BAD_REQUEST
     code = "invalid"
 
-    def __init__(self, errors: dict[str, str], message: str = ""):
+    def __init__(self, errors: dict[str, str], message: str = "", *, code: str = ""):
         first = next(iter(errors.items()), None)
+        if code:
+            self.code = code
         self.errors = errors
         self.message = message or (first[1] if first else "Refused.")
         super().__init__(self.message)
@@ -176,6 +184,12 @@ def exception_handler(exc, context):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied()
+    if isinstance(exc, APIInputError) and exc.status_code == status.HTTP_400_BAD_REQUEST:
+        # A refusal that depends on what exists, not on the request's form — a name in use
+        # (409), an id naming nothing of yours (404), an address that could not be fetched,
+        # content the server cannot use, a feature this server is not set up for (422) — so
+        # that 400 always means a rule the schema states (config/api/error_codes.py).
+        exc.status_code = REFUSAL_STATUS.get(exc.code, exc.status_code)
     response = drf_exception_handler(exc, context)
     if response is None:
         return None

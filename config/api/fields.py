@@ -11,7 +11,7 @@ forms (ASCII digits, `true`/`false`, `YYYY-MM-DD`) — never "١٢", "+5", " 5" 
 from __future__ import annotations
 
 import re
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from zoneinfo import available_timezones
 
 from django.utils.translation import gettext_lazy as _
@@ -85,11 +85,33 @@ CRON_PATTERN = (
     )
     + ")$"
 )
+# A topic's schedule: editions at least 24 hours apart (topics/publishing.py), so one minute
+# and one hour a day at most — or a daily or rarer macro.
+TOPIC_CRON_PATTERN = (
+    r"^(@(yearly|annually|monthly|weekly|daily|midnight)|("
+    + r"[0-5]?[0-9] ([01]?[0-9]|2[0-3]) "
+    + " ".join(
+        _cron_field(number) for number in (r"0?[1-9]|[12][0-9]|3[01]", r"0?[1-9]|1[0-2]", r"[0-7]")
+    )
+    + "))$"
+)
 # The time zones a schedule takes (digests/schedules/next_run.py: the IANA names, without the
 # host's own `localtime`).
 TIME_ZONES = sorted(set(available_timezones()) - {"localtime"})
-# An address the fetcher may be given: http(s), a host, no spaces or control characters.
-HTTP_URL_PATTERN = r"^https?://[^\s\x00/?#@:]+(:[0-9]{1,5})?([/?#][^\s\x00]*)?$"
+# A moment as AwareDateTimeField takes it: ISO 8601 with seconds and a UTC offset, years
+# 1970-2199 (with `format: date-time`, which rules out the 30th of February).
+DATETIME_PATTERN = (
+    r"^(19[7-9][0-9]|2[01][0-9]{2})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])"
+    r"T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]{1,6})?"
+    r"(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"
+)
+DATETIME_SCHEMA = {"type": "string", "format": "date-time", "pattern": DATETIME_PATTERN}
+# An address the fetcher may be given: http(s), a host, a port it fetches from (80, 443,
+# 8000-8999: ingest/fetching/fetch.py; FETCH_EXTRA_ALLOWED_PORTS may add more, which the schema
+# leaves out), no spaces or control characters.
+_URL_REST = r"://[^\s\x00/?#@:]+(:(80|443|8[0-9]{3}))?([/?#][^\s\x00]*)?$"
+HTTP_URL_PATTERN = r"^https?" + _URL_REST
+HTTPS_URL_PATTERN = r"^https" + _URL_REST
 
 
 class StrictCharField(serializers.CharField):
@@ -226,7 +248,9 @@ class AwareDateTimeField(serializers.DateTimeField):
             raise serializers.ValidationError(
                 _("Must be between the years 1970 and 2199."), code="out_of_range"
             )
-        return parsed
+        # In UTC: Python takes offsets up to ±23:59, PostgreSQL only up to ±15:59 (a query
+        # with "-20:46" was a 500).
+        return parsed.astimezone(UTC)
 
 
 # --- Query-string fields ------------------------------------------------------------------

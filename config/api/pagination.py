@@ -4,8 +4,9 @@
 
 `next` and `previous` are the same request with an opaque `cursor` parameter; follow `next`
 until it is null. `limit` sets the page size (1 to the endpoint's maximum). A cursor that was
-not made by the API, or a limit that is not a whole number in range, is refused with 400
-naming the parameter — never a silent first page.
+not made by the API is refused with 404 naming `cursor` (an empty one, which breaks its
+documented form, with 400), and a limit that is not a whole number in range with 400 naming
+`limit` — never a silent first page.
 
 Three ways to fill it, all with this shape (and `page_schema` documents it once):
 `NewestFirstCursorPagination` (DRF's keyset cursor, the default for ListAPIView),
@@ -30,7 +31,7 @@ from config.api.errors import APIInputError
 
 CURSOR_PARAM = "cursor"
 # Cursors are base64 text (DRF's and OffsetCursorPagination's; the Inbox's are digits): never
-# empty. One the server did not hand out is still refused (400), as the description says.
+# empty. One the server did not hand out is refused with 404 (`unknown_cursor`).
 CURSOR_SCHEMA = {
     "type": "string",
     "minLength": 1,
@@ -54,10 +55,32 @@ def read_limit(request, default: int, maximum: int) -> int:
     return int(raw)
 
 
+_CURSOR_FORM = re.compile(CURSOR_SCHEMA["pattern"])
+
+
+def check_cursor_form(cursor: str) -> None:
+    """A cursor outside its documented form (empty, too long, not base64 text) is a 400."""
+    if len(cursor) > CURSOR_SCHEMA["maxLength"] or not _CURSOR_FORM.fullmatch(cursor):
+        raise invalid_cursor()
+
+
 def invalid_cursor() -> APIInputError:
+    """A cursor that breaks its documented form (empty, say): 400."""
     return APIInputError(
         {CURSOR_PARAM: _("Not a cursor of this list; use the next or previous link as given.")}
     )
+
+
+def unknown_cursor() -> APIInputError:
+    """A cursor of the documented form that this list did not hand out: 404, naming `cursor`
+    (nothing is at that position; the schema cannot tell an issued cursor from another)."""
+    refusal = APIInputError(
+        {CURSOR_PARAM: _("Not a cursor of this list; use the next or previous link as given.")},
+        code="not_found",
+        field_codes={CURSOR_PARAM: "invalid"},
+    )
+    refusal.status_code = 404
+    return refusal
 
 
 def page_schema(results_schema: dict) -> dict:
@@ -114,13 +137,13 @@ class NewestFirstCursorPagination(CursorPagination):
         return read_limit(request, self.page_size, self.max_page_size)
 
     def decode_cursor(self, request):
-        if request.query_params.get(CURSOR_PARAM) == "":
+        if CURSOR_PARAM in request.query_params:
             # DRF reads an empty cursor as the first page; every list of the API refuses it.
-            raise invalid_cursor()
+            check_cursor_form(request.query_params[CURSOR_PARAM])
         try:
             return super().decode_cursor(request)
         except NotFound:
-            raise invalid_cursor() from None
+            raise unknown_cursor() from None
 
     def get_paginated_response(self, data):
         return Response(page_body(self.get_next_link(), self.get_previous_link(), data))
@@ -155,12 +178,13 @@ class OffsetCursorPagination(BasePagination):
     def _offset(cursor: str | None) -> int:
         if cursor is None:
             return 0
+        check_cursor_form(cursor)
         try:
             text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("ascii")
         except (binascii.Error, UnicodeDecodeError, ValueError):
-            raise invalid_cursor() from None
+            raise unknown_cursor() from None
         if not re.fullmatch(r"o[0-9]{1,9}", text):
-            raise invalid_cursor()
+            raise unknown_cursor()
         return int(text[1:])
 
     def _link(self, offset: int | None) -> str | None:

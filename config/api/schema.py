@@ -29,6 +29,7 @@ from drf_spectacular.utils import OpenApiResponse
 from drf_spectacular.views import SpectacularAPIView
 
 from config.api.error_codes import ERROR_CODES, FIELD_CODES
+from config.api.fields import DATETIME_PATTERN
 
 ERROR_COMPONENT = "Error"
 ERROR_CODE_COMPONENT = "ErrorCode"
@@ -82,21 +83,29 @@ ERROR_SCHEMA = {
 ERROR_RESPONSE = OpenApiResponse(description="Refused; see `error`.")
 
 ERROR_DESCRIPTIONS = {
-    "400": "Bad input: a refused field or parameter is named in `error.fields`.",
+    "400": "Bad input: the request breaks a rule the schema states; the refused field or "
+    "parameter is named in `error.fields`.",
     "401": "Missing, malformed, invalid or revoked credentials.",
     "403": "Authenticated, but not allowed to do this.",
-    "404": "Nothing of yours with that id (other users' things are not found either).",
+    "404": "Nothing of yours with that id (other users' things are not found either): in the "
+    "path, or an id the body or query names (then in `error.fields`), or a `cursor` this list "
+    "did not hand out.",
     "406": "The `Accept` header excludes JSON.",
     "413": "The body is larger than the API takes.",
     "415": "The body is not JSON (`Content-Type: application/json`).",
     "429": "Too many requests: wait the seconds in `Retry-After`.",
-    "409": "Refused in the state things are in (for an `Idempotency-Key`: the first request "
-    "with it is still being served); see `error`.",
-    "422": "The `Idempotency-Key` was used for a different request.",
+    "409": "Refused in the state things are in: a name or address already in use (`taken`), "
+    "or, for an `Idempotency-Key`, the first request with it still being served; see `error`.",
+    "422": "Well formed, but not usable as things are: an address that could not be fetched, "
+    "content the server cannot read (a CSS selector, an OPML file), a feature this server is "
+    "not configured for (`not_configured`), or an `Idempotency-Key` used for a different "
+    "request (`idempotency_key_reused`); see `error`.",
 }
 # The header inbox/idempotency.py reads; an operation that takes it can also answer 409 and 422.
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 BODY_METHODS = {"post", "put", "patch", "delete"}
+# Query parameters that name things by id or position (a 404 when they name nothing).
+ID_QUERY_PARAMETERS = {"cursor", "source_ids"}
 
 # Response component → the path parameters it fills, each from a JSON pointer inside it.
 LINKED_IDS = {
@@ -139,6 +148,19 @@ class StrictCharFieldExtension(OpenApiSerializerFieldExtension):
         return schema
 
 
+class AwareDateTimeFieldExtension(OpenApiSerializerFieldExtension):
+    """A moment the API reads says the form and the years it takes (config/api/fields.py)."""
+
+    target_class = "config.api.fields.AwareDateTimeField"
+    match_subclasses = True
+
+    def map_serializer_field(self, auto_schema, direction):
+        schema = auto_schema._map_serializer_field(self.target, direction, bypass_extensions=True)
+        if direction == "request":
+            schema["pattern"] = DATETIME_PATTERN
+        return schema
+
+
 def _error_response(status: str) -> dict:
     response = {
         "description": ERROR_DESCRIPTIONS.get(status, "Refused; see `error`."),
@@ -163,13 +185,17 @@ def _statuses(path: str, method: str, operation: dict) -> list[str]:
         statuses.append("401")
         if {} not in security:
             statuses.append("403")
-    if "{" in path:
+    names = {p.get("name") for p in operation.get("parameters", [])}
+    # 404 where something is named by id: the path, a body (ids of yours it refers to), a
+    # query's ids, a cursor (one this list did not hand out).
+    if "{" in path or method in BODY_METHODS or names & ID_QUERY_PARAMETERS:
         statuses.append("404")
     if method in BODY_METHODS:
-        statuses += ["413", "415"]
-    if any(p.get("name") == IDEMPOTENCY_HEADER for p in operation.get("parameters", [])):
+        # 409: a name in use; 422: what the body names could not be used (config/api/errors.py).
+        statuses += ["409", "413", "415", "422"]
+    elif IDEMPOTENCY_HEADER in names:
         statuses += ["409", "422"]
-    return sorted(statuses)
+    return sorted(set(statuses))
 
 
 def _component_of(schema: dict, components: dict) -> tuple[str, str] | None:

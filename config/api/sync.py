@@ -13,12 +13,11 @@ import copy
 from datetime import datetime
 
 from django.utils.translation import gettext as _
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
 
 from config.api.errors import APIInputError
-from config.api.fields import AwareDateTimeField
+from config.api.fields import DATETIME_SCHEMA, AwareDateTimeField
 
 UPDATED_SINCE = "updated_since"
 UPDATED_SINCE_HELP = (
@@ -36,7 +35,7 @@ def updated_since_parameter(what_changes: str) -> OpenApiParameter:
     """The parameter's schema, for views whose query is read by `read_updated_since`."""
     return OpenApiParameter(
         UPDATED_SINCE,
-        OpenApiTypes.DATETIME,
+        DATETIME_SCHEMA,
         description=f"{UPDATED_SINCE_HELP} {what_changes}",
     )
 

@@ -236,6 +236,23 @@ def _keywords(help_text: str) -> serializers.ListField:
     )
 
 
+@extend_schema_field(
+    {
+        "type": "object",
+        "additionalProperties": {
+            "type": "number",
+            "minimum": SOURCE_WEIGHT_MIN,
+            "maximum": SOURCE_WEIGHT_MAX,
+        },
+    }
+)
+class SourceWeightsField(serializers.DictField):
+    """{source id: weight}; the service checks each (its message names the rule)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(child=serializers.JSONField(), **kwargs)
+
+
 class SubscriptionInputSerializer(StrictSerializer):
     """What a client sends to create (POST) or change (PATCH, any subset) a subscription. Only
     types and sizes are checked here; the rules and their messages are the service's
@@ -251,8 +268,7 @@ class SubscriptionInputSerializer(StrictSerializer):
         required=False,
         help_text="Sources from your library (`source_id` of /api/v1/sources).",
     )
-    source_weights = serializers.DictField(
-        child=serializers.JSONField(),
+    source_weights = SourceWeightsField(
         required=False,
         help_text="How much a source counts in the ranking, by source id (a key of this "
         f"subscription's source_ids): a number from {SOURCE_WEIGHT_MIN} to "
@@ -307,7 +323,13 @@ class SubscriptionInputSerializer(StrictSerializer):
     )
     email_enabled = StrictBooleanField(required=False, help_text="Email each brief too.")
     email_to = StrictCharField(
-        max_length=254, allow_blank=True, required=False, help_text="Empty: your account's."
+        max_length=254,
+        allow_blank=True,
+        required=False,
+        # A subset of what Django's validate_email takes (the service checks that).
+        schema_pattern=r"^[A-Za-z0-9_+-]+(\.[A-Za-z0-9_+-]+)*@"
+        r"([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$",
+        help_text="Empty: your account's.",
     )
     email_subject = StrictCharField(max_length=200, allow_blank=True, required=False)
     webhook_url = HttpUrlField(
@@ -436,7 +458,7 @@ def _service_call(fn, *args, **kwargs):
     try:
         return fn(*args, **kwargs)
     except subscriptions.SubscriptionInputError as exc:
-        raise APIInputError(exc.errors) from None
+        raise APIInputError(exc.errors, code=exc.code) from None
 
 
 class SubscriptionListView(ListAPIView):
@@ -643,6 +665,8 @@ class DraftPreviewView(APIView):
     )
     def post(self, request):
         data = read_body(SubscriptionDraftSerializer, request)
+        # Refused as creating would refuse it, even fields the preview does not use.
+        _service_call(subscriptions.check_draft, request.user, data, now=timezone.now())
         needs_model = bool(data.get("topic")) and not data.get("interests")
         draft = _service_call(
             subscriptions.draft,

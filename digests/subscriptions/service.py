@@ -136,9 +136,13 @@ EDITABLE_FIELDS = (
 
 
 class SubscriptionInputError(Exception):
-    def __init__(self, errors: dict[str, str]):
+    """`errors` maps each refused field to its message; `code` is the API answer's code
+    (`not_found` for ids that are not the user's, `taken` for a name in use: 404 and 409)."""
+
+    def __init__(self, errors: dict[str, str], *, code: str = "invalid"):
         super().__init__("; ".join(f"{k}: {v}" for k, v in errors.items()))
         self.errors = errors
+        self.code = code
 
 
 def _choose_one_of(choices) -> str:
@@ -183,6 +187,7 @@ def _int_in_range(value, field, low, high, errors) -> int | None:
 def clean_input(data: dict, *, user, now: datetime, instance: Subscription | None = None) -> dict:
     """Validate the fields present in `data` (all of them on create); return clean values."""
     errors: dict[str, str] = {}
+    not_yours: dict[str, str] = {}
     creating = instance is None
     clean: dict = {}
     data = dict(data)
@@ -327,14 +332,14 @@ def clean_input(data: dict, *, user, now: datetime, instance: Subscription | Non
                     )
                 )
             if wanted - owned:
-                errors["source_ids"] = _("Not in your source library: %(ids)s.") % {
+                not_yours["source_ids"] = _("Not in your source library: %(ids)s.") % {
                     "ids": ", ".join(map(str, sorted(wanted - owned)))
                 }
             clean["source_ids"] = sorted(wanted)
 
     if "source_weights" in data:
         clean["source_weights"] = _source_weights(
-            data["source_weights"], clean.get("source_ids"), instance, errors
+            data["source_weights"], clean.get("source_ids"), instance, errors, not_yours
         )
 
     topic = clean.get("topic", instance.topic if instance else "")
@@ -347,6 +352,9 @@ def clean_input(data: dict, *, user, now: datetime, instance: Subscription | Non
         errors["topic"] = _("Give a topic, some interests, or at least one source.")
     if errors:
         raise SubscriptionInputError(errors)
+    if not_yours:
+        # Only once the input is right: ids that name nothing of the user's (404 in the API).
+        raise SubscriptionInputError(not_yours, code="not_found")
     return clean
 
 
@@ -390,7 +398,7 @@ def _schedule_next(subscription: Subscription, now: datetime) -> None:
         subscription.next_run_at = subscription.run_at
 
 
-def _source_weights(value, source_ids, instance, errors) -> dict[int, float]:
+def _source_weights(value, source_ids, instance, errors, not_yours) -> dict[int, float]:
     """{source id: weight} for sources of the subscription (as `source_ids` leaves it), each
     from SOURCE_WEIGHT_MIN to SOURCE_WEIGHT_MAX."""
     rule = _("Must map source ids of this subscription to weights from %(min)s to %(max)s.") % {
@@ -402,9 +410,15 @@ def _source_weights(value, source_ids, instance, errors) -> dict[int, float]:
         return {}
     weights = {}
     for key, weight in value.items():
+        if not str(key).isdigit():
+            # Not an id at all, so not a source of this subscription either (404 in the API:
+            # what a key must name is a matter of what exists).
+            not_yours["source_weights"] = _("Not a source of this subscription: %(ids)s.") % {
+                "ids": repr(str(key)[:40])
+            }
+            return {}
         if (
-            not str(key).isdigit()
-            or isinstance(weight, bool)
+            isinstance(weight, bool)
             or not isinstance(weight, int | float)
             or not SOURCE_WEIGHT_MIN <= weight <= SOURCE_WEIGHT_MAX
         ):
@@ -418,7 +432,7 @@ def _source_weights(value, source_ids, instance, errors) -> dict[int, float]:
             else []
         )
     if unknown := sorted(set(weights) - set(source_ids)):
-        errors["source_weights"] = _("Not a source of this subscription: %(ids)s.") % {
+        not_yours["source_weights"] = _("Not a source of this subscription: %(ids)s.") % {
             "ids": ", ".join(map(str, unknown))
         }
         return {}
@@ -500,6 +514,14 @@ def create_subscription(user, data: dict, *, now: datetime) -> Subscription:
         subscription.webhook_secret = endpoints.set_url(subscription, webhook_url, now=now)
         inbox_changed(user.pk)  # the Inbox's filter lists subscriptions by name
     return subscription
+
+
+def check_draft(user, data: dict, *, now: datetime) -> None:
+    """Every field of `data` checked as creating a subscription would check it, the delivery
+    settings (`webhook_url`, `email_to`…) included although a preview does not use them: the
+    API's preview refuses what creating would refuse (SubscriptionInputError naming each)."""
+    base = Subscription(owner=user, name="-", cron="")
+    clean_input({"source_ids": [], **data}, user=user, now=now, instance=base)
 
 
 # What a preview of a form not saved yet depends on; the rest of the form is not needed.

@@ -147,7 +147,8 @@ def check_url(url) -> tuple[str, str]:
     plugin = apprise.Apprise.instantiate(url, suppress_exceptions=True)
     if plugin is None:
         raise AppriseError(
-            {"url": _("Apprise cannot read this %(schema)s URL.") % {"schema": schema}}
+            {"url": _("Apprise cannot read this %(schema)s URL.") % {"schema": schema}},
+            code="unreadable_url",
         )
     host = getattr(plugin, "host", "") or ""
     if schema in SELF_HOSTED:
@@ -156,7 +157,7 @@ def check_url(url) -> tuple[str, str]:
         try:
             fetch.resolve_checked(fetch.parse_target(address))
         except fetch.FetchError as exc:
-            raise AppriseError({"url": exc.message}) from None
+            raise AppriseError({"url": exc.message}, code=exc.code) from None
         return schema, f"{schema}://{host}{f':{port}' if port else ''}/…"
     return schema, f"{schema}://…"
 
@@ -189,7 +190,8 @@ def set_routes(user, subscription: Subscription, target_ids) -> list[int]:
     missing = [i for i in target_ids if i not in owned]
     if missing:
         raise AppriseError(
-            {"apprise_targets": _("No target %(id)s of yours.") % {"id": missing[0]}}
+            {"apprise_targets": _("No target %(id)s of yours.") % {"id": missing[0]}},
+            code="not_found",
         )
     with transaction.atomic():
         AppriseRoute.objects.filter(subscription=subscription).exclude(target_id__in=owned).delete()

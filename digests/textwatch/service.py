@@ -79,7 +79,9 @@ def text_hash(text: str) -> str:
 
 
 def _refuse(exc) -> WatchError:
-    return WatchError({exc.field: exc.message})
+    # The extractor's code (`invalid_selector`, `selector_empty`…): content the server cannot
+    # use, 422 in the API; a rule's refusal stays `invalid`.
+    return WatchError({exc.field: exc.message}, code=getattr(exc, "code", "") or "invalid")
 
 
 def clean_input(data: dict) -> dict:
@@ -89,7 +91,7 @@ def clean_input(data: dict) -> dict:
         url = list_watch._clean_url(data.get("url", ""))
         render = list_watch._clean_render(data.get("render") or "http")
     except SourceError as exc:
-        raise WatchError({exc.field or "url": exc.message}) from None
+        raise WatchError({exc.field or "url": exc.message}, code=exc.code) from None
     kind = (data.get("selector_kind") or "").strip()
     try:
         selector = extract.check_selector(kind, data.get("selector", ""))
@@ -173,7 +175,7 @@ def preview(data: dict) -> dict:
         text = fetch_text(clean["url"], clean["render"], clean["selector_kind"], clean["selector"])
         compared = _filter_of(clean).apply(text)
     except fetch.FetchError as exc:
-        raise WatchError({"url": exc.message}) from None
+        raise WatchError({"url": exc.message}, code=exc.code) from None
     except extract.ExtractError as exc:
         raise _refuse(exc) from None
     except TimeoutError:
@@ -214,7 +216,7 @@ def _read_now(clean: dict) -> str:
         text = fetch_text(clean["url"], clean["render"], clean["selector_kind"], clean["selector"])
         return _filter_of(clean).apply(text)
     except fetch.FetchError as exc:
-        raise WatchError({"url": exc.message}) from None
+        raise WatchError({"url": exc.message}, code=exc.code) from None
     except extract.ExtractError as exc:
         raise _refuse(exc) from None
     except TimeoutError:

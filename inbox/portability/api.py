@@ -20,7 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api.errors import APIInputError
-from config.api.fields import StrictCharField, StrictChoiceField
+from config.api.fields import StrictCharField, StrictChoiceField, StrictListField
 from config.api.responses import created
 from config.api.schema import ERROR_RESPONSE
 from config.api.serializers import ResponseSerializer, StrictSerializer, read_body, read_query
@@ -28,7 +28,7 @@ from config.api.throttling import ScopedIPRateThrottle
 from config.client_address import client_address
 from inbox.idempotency import idempotent
 from inbox.models import ImportJob, TransferCode
-from inbox.portability import import_jobs, transfer
+from inbox.portability import import_jobs, importing, transfer
 from inbox.portability.export import encoded_chunks, stream_export
 from inbox.portability.importing import max_import_bytes
 from inbox.portability.schema import EXPORT_COMPONENT
@@ -105,19 +105,45 @@ class ExportDocumentParser(BaseParser):
 
 
 class ExportDocumentSerializer(StrictSerializer):
-    """The document's top level, for the schema; every part is described field by field in
-    inbox/portability/export.schema.json, which the import checks it against."""
+    """The document's top level, for the schema, and checked at once by `POST /import` (a 400
+    naming the member: an unknown one, a missing one, a list that is not a list); every part is
+    described field by field in inbox/portability/export.schema.json, which the import job
+    checks it against."""
 
-    format = serializers.ChoiceField(choices=["tidings-export@1"])
-    exported_at = serializers.DateTimeField()
-    instance = serializers.JSONField(help_text="{url, software}")
-    scope = serializers.ChoiceField(choices=TransferCode.Scope.choices)
-    account = serializers.JSONField(help_text="{id, email} on the exporting instance")
-    preferences = serializers.JSONField(help_text="{ui_locale, timezone, locale_mode}")
-    sources = serializers.ListField(child=serializers.JSONField())
-    subscriptions = serializers.ListField(child=serializers.JSONField())
-    runs = serializers.ListField(child=serializers.JSONField(), help_text="With their items.")
-    content_states = serializers.ListField(child=serializers.JSONField())
+    format = StrictChoiceField(choices=[importing.FORMAT])
+    exported_at = StrictCharField(help_text="ISO 8601 date and time with a UTC offset.")
+    instance = serializers.JSONField(allow_null=True, help_text="{url, software}")
+    scope = StrictChoiceField(choices=TransferCode.Scope.choices)
+    account = serializers.JSONField(
+        allow_null=True, help_text="{id, email} on the exporting instance"
+    )
+    preferences = serializers.JSONField(
+        allow_null=True, help_text="{ui_locale, timezone, locale_mode}"
+    )
+    folders = StrictListField(
+        child=serializers.JSONField(allow_null=True),
+        required=False,
+        help_text="The library's folders (older documents have none).",
+    )
+    sources = StrictListField(child=serializers.JSONField(allow_null=True))
+    subscriptions = StrictListField(child=serializers.JSONField(allow_null=True))
+    runs = StrictListField(
+        child=serializers.JSONField(allow_null=True), help_text="With their items."
+    )
+    content_states = StrictListField(child=serializers.JSONField(allow_null=True))
+
+
+def check_top_level(body) -> None:
+    """Refuse at once (400 naming the member) a document whose top level is not what the
+    schema says — not one JSON object, another `format`, a member missing, unknown or of the
+    wrong kind — rather than queue a job bound to fail. Reads the document once, one member
+    and one list element at a time (inbox/portability/reader.py); what is inside each member is
+    the job's to check. Leaves `body` at its start."""
+    try:
+        document = importing.open_document(body)
+        ExportDocumentSerializer(data=document.head).is_valid(raise_exception=True)
+    finally:
+        body.seek(0)
 
 
 class RefusedSourceSerializer(ResponseSerializer):
@@ -212,18 +238,20 @@ class ImportView(APIView):
         description="Queue the import of a `tidings-export@1` document (at most "
         "IMPORT_MAX_BYTES, 100 MB by default: 413 beyond) and answer at once with its job; "
         "read the job at `Location` until `status` is `done` (with `summary`) or `failed` "
-        "(with `error`: the format is checked first, `unsupported_format`, then the whole "
-        "document; a refused document changes nothing). One import at a time per account "
+        "(with `error`: the whole document is checked; a refused document changes nothing). "
+        "Its top level is checked at once: a body that is not one JSON object, another "
+        "`format` (`unsupported_format`), or a member missing, unknown or of the wrong kind "
+        "is a 400 naming it, and no job is made. One import at a time per account "
         "(409 `import_in_progress`). Importing the same document again changes nothing; "
         "imported runs are history — never run, delivered or charged.",
     )
     def post(self, request):
         body = request.data.get("file")
         if body is None:
-            # No body at all: nothing to queue (a body that is not an export still gets its
-            # job, failed with `unsupported_format`).
+            # No body at all: nothing to queue.
             raise APIInputError({"file": _("Send the export document as the request body.")})
         try:
+            check_top_level(body)
             job = import_jobs.start_import(request.user, body or io.BytesIO(), now=timezone.now())
         finally:
             if body is not None:

@@ -23,14 +23,16 @@ class AddCrawlSerializer(StrictSerializer):
         help_text="The page to start from (the site's index or blog).",
     )
     include = StrictListField(
-        child=StrictCharField(max_length=200),
+        # ingest.crawl.service._patterns: a path from "/", no spaces.
+        child=StrictCharField(max_length=200, schema_pattern=r"^/[^\s\x00]*$"),
         max_length=50,
         required=False,
         default=list,
         help_text='Path patterns to follow, e.g. ["/blog/"]; "*" matches anything. Empty: all.',
     )
     exclude = StrictListField(
-        child=StrictCharField(max_length=200),
+        # ingest.crawl.service._patterns: a path from "/", no spaces.
+        child=StrictCharField(max_length=200, schema_pattern=r"^/[^\s\x00]*$"),
         max_length=50,
         required=False,
         default=list,

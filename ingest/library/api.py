@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from config.api.error_codes import ERROR_CODES, field_code
 from config.api.errors import APIInputError
-from config.api.fields import HttpUrlField, StrictCharField
+from config.api.fields import HttpUrlField, IdField, StrictCharField
 from config.api.pagination import OffsetCursorPagination
 from config.api.responses import created
 from config.api.serializers import (
@@ -120,9 +120,7 @@ class SourceListView(ListAPIView):
 
 
 class MoveSourceSerializer(StrictSerializer):
-    folder = serializers.IntegerField(
-        allow_null=True, min_value=1, help_text="One of your folders' ids, or null for none."
-    )
+    folder = IdField(allow_null=True, help_text="One of your folders' ids, or null for none.")
 
 
 class SourceDetailView(APIView):
@@ -135,15 +133,16 @@ class SourceDetailView(APIView):
         request=MoveSourceSerializer,
         responses=LibrarySourceSerializer,
         description="Move the source into one of your folders (`folder`: its id) or out of "
-        "any (`null`).",
+        "any (`null`). Without `folder` nothing changes (a PATCH changes what it names).",
     )
     def patch(self, request, user_source_id: int):
-        get_object_or_404(UserSource, pk=user_source_id, user=request.user)
-        data = read_body(MoveSourceSerializer, request)
-        try:
-            entry = move_source(request.user, user_source_id, data["folder"])
-        except FolderError as exc:
-            raise _folder_input_error(exc, field="folder") from None
+        entry = get_object_or_404(UserSource, pk=user_source_id, user=request.user)
+        data = read_body(MoveSourceSerializer, request, partial=True)
+        if "folder" in data:
+            try:
+                entry = move_source(request.user, user_source_id, data["folder"])
+            except FolderError as exc:
+                raise _folder_input_error(exc, field="folder") from None
         return Response(LibrarySourceSerializer(entry).data)
 
     @extend_schema(responses={204: None})
@@ -173,8 +172,9 @@ def _folders(user):
 
 
 def _folder_input_error(exc: FolderError, *, field: str = "") -> APIInputError:
-    """A refused folder name or move: the answer's code is `invalid` (or `not_found`), and
-    the field's code says the rule (`required`, `max_length`; a name taken is `invalid`)."""
+    """A refused folder name or move: the answer's code is `invalid`, `taken` (409) or
+    `not_found` (404), and the field's code says the rule (`required`, `max_length`; a name
+    taken is `refused`)."""
     field = field or exc.field
     code = exc.code if exc.code in ERROR_CODES else "invalid"
     rule = field_code(exc.code) or "refused"
@@ -209,14 +209,20 @@ class FolderDetailView(APIView):
             FolderSerializer(get_object_or_404(_folders(request.user), pk=folder_id)).data
         )
 
-    @extend_schema(request=FolderInputSerializer, responses=FolderSerializer)
+    @extend_schema(
+        request=FolderInputSerializer,
+        responses=FolderSerializer,
+        description="Rename the folder; without `name` nothing changes (a PATCH changes what "
+        "it names). A name you already use is refused (409 `taken`).",
+    )
     def patch(self, request, folder_id: int):
         get_object_or_404(Folder, pk=folder_id, user=request.user)
-        data = read_body(FolderInputSerializer, request)
-        try:
-            rename_folder(request.user, folder_id, data["name"])
-        except FolderError as exc:
-            raise _folder_input_error(exc) from None
+        data = read_body(FolderInputSerializer, request, partial=True)
+        if "name" in data:
+            try:
+                rename_folder(request.user, folder_id, data["name"])
+            except FolderError as exc:
+                raise _folder_input_error(exc) from None
         return Response(FolderSerializer(_folders(request.user).get(pk=folder_id)).data)
 
     @extend_schema(

@@ -43,7 +43,7 @@ def clean_name(name: str, *, field: str = "name") -> str:
 
 def _taken(name: str, field: str) -> FolderError:
     return FolderError(
-        _("You already have a folder named %(name)s.") % {"name": name}, field=field, code="invalid"
+        _("You already have a folder named %(name)s.") % {"name": name}, field=field, code="taken"
     )
 
 

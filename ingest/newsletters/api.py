@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.http import Http404
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -38,7 +39,10 @@ class CreateAddressSerializer(StrictSerializer):
 
 class AllowSenderSerializer(StrictSerializer):
     sender = StrictCharField(
-        max_length=320, help_text="A sender address (news@example.com) or a domain (@example.com)."
+        max_length=320,
+        # What ingest/newsletters/addresses.clean_sender takes (it lowers the case).
+        schema_pattern=r"^([^@\s\x00]+@|@)?[A-Za-z0-9.-]+\.[A-Za-z]{2,}$",
+        help_text="A sender address (news@example.com) or a domain (@example.com).",
     )
 
 
@@ -112,7 +116,9 @@ class AddressListView(APIView):
                 owner=request.user, pk=data["subscription_id"], deleted_at=None
             ).first()
             if subscription is None:
-                raise APIInputError({"subscription_id": "No such subscription of yours."})
+                raise APIInputError(
+                    {"subscription_id": _("No such subscription of yours.")}, code="not_found"
+                )
         try:
             address = addresses.create_address(
                 request.user,

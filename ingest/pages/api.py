@@ -8,7 +8,7 @@ from rest_framework import serializers
 from rest_framework.views import APIView
 
 from config.api.errors import APIInputError
-from config.api.fields import HttpUrlField, StrictCharField
+from config.api.fields import DATETIME_PATTERN, HttpUrlField, StrictCharField
 from config.api.responses import created
 from config.api.serializers import ResponseSerializer, StrictSerializer, read_body
 from digests.subscriptions.api import SubscriptionSerializer
@@ -29,6 +29,7 @@ class SavePageSerializer(StrictSerializer):
         required=False,
         allow_blank=True,
         default="",
+        schema_pattern=DATETIME_PATTERN,
         help_text="An exact ISO 8601 time with a UTC offset; overrides `when`.",
     )
     name = StrictCharField(

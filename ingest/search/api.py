@@ -20,7 +20,7 @@ class AddSearchSerializer(StrictSerializer):
     """Shape only: the rules (and their messages) are ingest.search.service.clean_search_input."""
 
     query = StrictCharField(
-        max_length=500,
+        max_length=300,  # ingest.search.service.MAX_QUERY_CHARS
         help_text="Words or phrases; alternatives separated by commas.",
     )
     provider = StrictChoiceField(

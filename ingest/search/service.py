@@ -189,10 +189,11 @@ def clean_search_input(query, provider) -> tuple[str, str]:
     chosen = PROVIDERS.get(provider_key)
     if chosen is None:
         errors["provider"] = _("Choose one of %(known)s.") % {"known": ", ".join(PROVIDERS)}
-    elif chosen.unavailable_reason():
-        errors["provider"] = chosen.unavailable_reason()
     if errors:
         raise SourceInputError(errors)
+    if chosen.unavailable_reason():
+        # After the input's own rules: this server is not set up for it (422 in the API).
+        raise SourceInputError({"provider": chosen.unavailable_reason()}, code="not_configured")
     return query, provider_key
 
 

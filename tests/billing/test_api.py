@@ -108,7 +108,7 @@ def test_an_estimate_says_nothing_about_another_readers_sources(api, alice, bob,
     response = api.get(
         "/api/v1/billing/estimate", {"cron": "0 8 * * *", "source_ids": str(search.pk)}
     )
-    assert response.status_code == 400
+    assert response.status_code == 404  # as if it did not exist
     assert "Not in your source library" in response.json()["error"]["fields"]["source_ids"]
     add_to_library(alice, search)
     with time_machine.travel(now, tick=False):

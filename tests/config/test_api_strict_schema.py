@@ -7,6 +7,7 @@ tests/digests/test_runner.py)."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -100,6 +101,12 @@ def test_urls_are_http_or_https_with_a_host(schema):
     assert re.fullmatch(HTTP_URL_PATTERN, "https://example.org/blog/")
     for bad in ("0", "", "gopher://x/", "http://", "http:// x/", "https://a b/"):
         assert not re.fullmatch(HTTP_URL_PATTERN, bad), bad
+    # Only the ports the fetcher takes (80, 443, 8000-8999).
+    assert re.fullmatch(HTTP_URL_PATTERN, "http://a.example:8080/")
+    assert not re.fullmatch(HTTP_URL_PATTERN, "http://a.example:34719/")
+    endpoint = schema["components"]["schemas"]["PushDeviceInputRequest"]["properties"]["endpoint"]
+    assert not _pattern(endpoint).fullmatch("http://push.example/x")
+    assert _pattern(endpoint).fullmatch("https://push.example/x")
 
 
 def test_cursors_limits_and_idempotency_keys_are_bounded_as_the_server_reads_them(schema):
@@ -133,6 +140,218 @@ def test_an_import_without_a_body_is_refused_and_queues_nothing(api):
     assert response.status_code == 400, response.content
     assert "file" in response.json()["error"]["fields"]
     assert not ImportJob.objects.exists()
+
+
+def _refusal(response, status: int, field: str, code: str) -> dict:
+    assert response.status_code == status, response.content
+    error = response.json()["error"]
+    assert error["code"] == code and field in error["fields"], error
+    return error
+
+
+def _export_head(**changes) -> bytes:
+    head = {
+        "format": "tidings-export@1",
+        "exported_at": "2026-11-01T08:00:00Z",
+        "instance": {"url": "https://a.example", "software": "tidings"},
+        "scope": "everything",
+        "account": {"id": 1, "email": "a@example.com"},
+        "preferences": {"ui_locale": "en", "timezone": "UTC", "locale_mode": "auto"},
+        "sources": [],
+        "subscriptions": [],
+        "runs": [],
+        "content_states": [],
+    }
+    head.update(changes)
+    return json.dumps({k: v for k, v in head.items() if v is not None}).encode()
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        (_export_head(extra={"a": 1}), "extra"),  # an unknown top-level member
+        (_export_head(scope=None), "scope"),  # a member missing
+        (_export_head(runs="none"), "runs"),  # a list that is not one
+        (_export_head(format="other@9"), "format"),  # another format
+    ],
+)
+def test_an_import_whose_top_level_breaks_the_schema_is_a_400_and_queues_nothing(api, body, field):
+    from inbox.models import ImportJob
+
+    response = api.generic("POST", "/api/v1/import", body, content_type="application/json")
+    assert response.status_code == 400, response.content
+    assert field in response.json()["error"]["fields"]
+    assert not ImportJob.objects.exists()
+
+
+def test_an_import_with_the_documented_top_level_is_queued(api, settings, tmp_path):
+    settings.DATA_DIR = tmp_path
+    response = api.generic(
+        "POST", "/api/v1/import", _export_head(), content_type="application/json"
+    )
+    assert response.status_code == 202, response.content
+
+
+def test_a_draft_preview_refuses_delivery_fields_as_creating_does(api):
+    from digests.models import Subscription
+
+    for field, value in (("webhook_url", "0"), ("email_to", "0")):
+        body = {"interests": ["PostgreSQL"], field: value}
+        created = api.post("/api/v1/subscriptions", {**VALID, field: value}, format="json")
+        previewed = api.post("/api/v1/subscriptions/preview", body, format="json")
+        assert created.status_code == previewed.status_code == 400, previewed.content
+        assert field in previewed.json()["error"]["fields"]
+    assert not Subscription.objects.exists()
+
+
+# --- A refusal that depends on what exists is not a 400 -------------------------------------
+
+
+def test_a_cursor_the_list_did_not_hand_out_is_a_404_naming_it(api):
+    for path in ("/api/v1/subscriptions", "/api/v1/packs", "/api/v1/folders"):
+        error = _refusal(api.get(f"{path}?cursor=0"), 404, "cursor", "not_found")
+        assert error["field_codes"] == {"cursor": "invalid"}
+
+
+def test_ids_that_are_not_yours_are_a_404_naming_the_field(api, alice, now):
+    from digests.models import Subscription
+
+    _refusal(
+        api.post("/api/v1/inbox/items/bulk", {"action": "read", "ids": [501]}, format="json"),
+        404,
+        "ids",
+        "not_found",
+    )
+    _refusal(
+        api.get("/api/v1/billing/estimate?cron=0+8+*+*+*&source_ids=7"),
+        404,
+        "source_ids",
+        "not_found",
+    )
+    subscription = create_subscription(alice, VALID, now=now)
+    _refusal(
+        api.put(
+            f"/api/v1/subscriptions/{subscription.pk}/apprise-targets",
+            {"targets": [3]},
+            format="json",
+        ),
+        404,
+        "apprise_targets",
+        "not_found",
+    )
+    _refusal(
+        api.post("/api/v1/subscriptions", {**VALID, "source_ids": [9]}, format="json"),
+        404,
+        "source_ids",
+        "not_found",
+    )
+    # A static rule broken too is still named first, with 400.
+    _refusal(
+        api.post(
+            "/api/v1/subscriptions", {**VALID, "source_ids": [9], "cron": "@often"}, format="json"
+        ),
+        400,
+        "cron",
+        "invalid",
+    )
+    assert Subscription.objects.count() == 1  # the one made above; no partial state
+
+
+def test_a_folder_name_in_use_is_a_409(api):
+    from ingest.models import Folder
+
+    assert api.post("/api/v1/folders", {"name": "News"}, format="json").status_code == 201
+    _refusal(api.post("/api/v1/folders", {"name": "News"}, format="json"), 409, "name", "taken")
+    assert Folder.objects.count() == 1
+
+
+def test_an_address_that_cannot_be_fetched_is_a_422(api):
+    from ingest.models import UserSource
+
+    _refusal(
+        api.post("/api/v1/sources", {"url": "http://127.0.0.1/feed.xml"}, format="json"),
+        422,
+        "url",
+        "refused_by_policy",
+    )
+    assert not UserSource.objects.exists()
+
+
+def test_a_feature_this_server_is_not_configured_for_is_a_422(api, settings):
+    settings.TIDINGS_VAPID_PUBLIC_KEY = settings.TIDINGS_VAPID_PRIVATE_KEY = ""
+    settings.NAVER_CLIENT_ID = settings.NAVER_CLIENT_SECRET = ""
+    device = {
+        "endpoint": "https://push.example/send/abc123",
+        "keys": {
+            "p256dh": "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1"
+            "XbjhazAkj7I99e8QcYP7DkM",
+            "auth": "tBHItJI5svbpez7KI4CCXg",
+        },
+    }
+    _refusal(
+        api.post("/api/v1/push/devices", device, format="json"), 422, "endpoint", "not_configured"
+    )
+    # Bad input is still a 400 first.
+    bad = {**device, "keys": {**device["keys"], "auth": "x"}}
+    _refusal(api.post("/api/v1/push/devices", bad, format="json"), 400, "keys.auth", "invalid")
+    _refusal(
+        api.post(
+            "/api/v1/sources/searches", {"query": "AI", "provider": "naver_news"}, format="json"
+        ),
+        422,
+        "provider",
+        "not_configured",
+    )
+
+
+def test_refusals_that_depend_on_state_are_documented(schema):
+    for path, method, statuses in (
+        ("/api/v1/subscriptions", "get", {"404"}),
+        ("/api/v1/billing/estimate", "get", {"404"}),
+        ("/api/v1/sources", "post", {"404", "409", "422"}),
+        ("/api/v1/admin/billing/stats", "get", {"422"}),
+    ):
+        assert statuses <= set(schema["paths"][path][method]["responses"]), (path, method)
+
+
+def test_a_moment_with_a_far_offset_is_read_in_utc(api):
+    # PostgreSQL refuses offsets past ±15:59 in a query; Python and the schema take ±23:59.
+    response = api.get("/api/v1/inbox/items", {"updated_since": "1979-01-01T13:00:35-20:46"})
+    assert response.status_code == 200, response.content
+
+
+def test_moments_and_senders_say_what_the_server_takes(schema):
+    from config.api.fields import DATETIME_PATTERN
+
+    since = _parameter(schema, "/api/v1/inbox/items", "get", "updated_since")
+    assert since["pattern"] == DATETIME_PATTERN
+    moment = re.compile(DATETIME_PATTERN)
+    assert moment.fullmatch("2026-11-28T09:00:00+01:00") and moment.fullmatch(
+        "1970-01-01T00:00:00Z"
+    )
+    for bad in ("0587-09-26T22:49:30Z", "2026-11-28T09:00:00", "I\u00beN", "2200-01-01T00:00:00Z"):
+        assert not moment.fullmatch(bad), bad
+    sender = _pattern(schema["components"]["schemas"]["AllowSenderRequest"]["properties"]["sender"])
+    assert sender.fullmatch("news@example.com") and sender.fullmatch("@example.com")
+    assert not sender.fullmatch("\t") and not sender.fullmatch("0" * 40)
+
+
+def test_an_empty_admin_period_is_a_422_and_bad_moments_a_400(db, now):
+    from tests.conftest import api_client_for, make_user
+
+    staff = make_user("ops@example.com", now=now)
+    staff.is_staff = True
+    staff.save()
+    staff_api = api_client_for(staff)
+    url = "/api/v1/admin/billing/stats"
+    _refusal(
+        staff_api.get(url, {"since": "2026-11-02T00:00:00Z", "until": "2026-11-01T00:00:00Z"}),
+        422,
+        "until",
+        "empty_period",
+    )
+    _refusal(staff_api.get(url, {"since": "I\u00beN"}), 400, "since", "invalid")
+    assert staff_api.get(url, {"since": "", "until": ""}).status_code == 200
 
 
 # --- The issue's inconsistencies stay gone ---------------------------------------------------

@@ -60,12 +60,12 @@ def test_a_draft_preview_derives_interests_and_writes_nothing(api):
 
 
 @pytest.mark.parametrize(
-    ("data", "field"),
-    [({"interests": "x" * 101}, "interests"), ({"source_ids": [999]}, "source_ids")],
+    ("data", "field", "status"),
+    [({"interests": "x" * 101}, "interests", 400), ({"source_ids": [999]}, "source_ids", 404)],
 )
-def test_a_draft_preview_refuses_bad_values_in_the_error_shape(api, data, field):
+def test_a_draft_preview_refuses_bad_values_in_the_error_shape(api, data, field, status):
     response = api.post("/api/v1/subscriptions/preview", data, format="json")
-    assert response.status_code == 400
+    assert response.status_code == status
     assert field in response.json()["error"]["fields"]
 
 

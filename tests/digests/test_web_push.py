@@ -239,7 +239,7 @@ def test_without_vapid_keys_push_is_off_and_says_so(client, api, alice, now):
         },
         format="json",
     )
-    assert answer.status_code == 400 and "endpoint" in answer.json()["error"]["fields"]
+    assert answer.status_code == 422 and "endpoint" in answer.json()["error"]["fields"]
     assert not PushDevice.objects.exists()
 
 

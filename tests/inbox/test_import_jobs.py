@@ -5,6 +5,7 @@ time stops and rolls back; the console polls the job's status."""
 
 from __future__ import annotations
 
+import json
 import threading
 from datetime import timedelta
 
@@ -96,14 +97,29 @@ def test_a_file_over_the_limit_is_refused_and_leaves_nothing(bob, document, sett
 
 def test_a_refused_document_fails_its_job_with_the_apis_words(bob, queued_only):
     client = api_client_for(bob)
+    # The top level is right (another one is refused at once, with no job: 400), what is
+    # inside a member is the job's to check.
+    document = {
+        "format": "tidings-export@1",
+        "exported_at": "2026-11-01T08:00:00Z",
+        "instance": {"url": "https://a.example", "software": "other"},
+        "scope": "everything",
+        "account": {"id": 1, "email": "a@example.com"},
+        "preferences": {"ui_locale": "en", "timezone": "UTC", "locale_mode": "auto"},
+        "sources": [],
+        "subscriptions": [],
+        "runs": [],
+        "content_states": [],
+    }
     response = client.post(
-        "/api/v1/import", data=b'{"format": "other@9"}', content_type="application/json"
+        "/api/v1/import", data=json.dumps(document).encode(), content_type="application/json"
     )
+    assert response.status_code == 202, response.content
     run_import(response.json()["id"])
     job = client.get(response["Location"]).json()
     assert job["status"] == "failed"
-    assert job["error"]["code"] == "unsupported_format" and job["error"]["status"] == 400
-    assert "format" in job["error"]["fields"]
+    assert job["error"]["code"] == "invalid" and job["error"]["status"] == 400
+    assert any(name.startswith("instance") for name in job["error"]["fields"]), job["error"]
     assert stored_imports() == []
 
 

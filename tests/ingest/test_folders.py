@@ -150,30 +150,32 @@ def test_the_api_lists_creates_renames_moves_and_deletes_folders(alice, bob, lib
     assert bobs.get(f"/api/v1/folders/{mine['id']}").status_code == 404
     bob_entry = UserSource.objects.get(user=bob)
     refused = bobs.patch(f"/api/v1/sources/{bob_entry.pk}", {"folder": mine["id"]}, format="json")
-    assert refused.status_code == 400 and "folder" in refused.json()["error"]["fields"]
+    assert refused.status_code == 404 and "folder" in refused.json()["error"]["fields"]
 
 
 @pytest.mark.parametrize(
-    ("path", "body", "field"),
+    ("path", "body", "field", "status"),
     [
-        ("/api/v1/folders", {"name": ""}, "name"),
-        ("/api/v1/folders", {"name": "x" * 101}, "name"),
-        ("/api/v1/folders", {"name": "Databases", "colour": "red"}, "colour"),
-        ("/api/v1/folders", {"name": "Taken"}, "name"),
+        ("/api/v1/folders", {"name": ""}, "name", 400),
+        ("/api/v1/folders", {"name": "x" * 101}, "name", 400),
+        ("/api/v1/folders", {"name": "Databases", "colour": "red"}, "colour", 400),
+        ("/api/v1/folders", {"name": "Taken"}, "name", 409),  # in use: a conflict
     ],
 )
-def test_the_api_refuses_bad_folders_naming_the_field(alice, library, path, body, field):
+def test_the_api_refuses_bad_folders_naming_the_field(alice, library, path, body, field, status):
     api = api_client_for(alice)
     api.post("/api/v1/folders", {"name": "Taken"}, format="json")
     response = api.post(path, body, format="json")
-    assert response.status_code == 400, response.content
+    assert response.status_code == status, response.content
     assert field in response.json()["error"]["fields"]
     assert Folder.objects.count() == 1
 
 
 def test_moving_a_source_needs_a_folder_id_or_null(alice, library):
     api = api_client_for(alice)
-    for body in ({"folder": "Databases"}, {}, {"folder": 0}):
+    for body in ({"folder": "Databases"}, {"folder": 0}):
         response = api.patch(f"/api/v1/sources/{library[0].pk}", body, format="json")
         assert response.status_code == 400 and "folder" in response.json()["error"]["fields"]
+    # An empty PATCH changes nothing (it names nothing to change).
+    assert api.patch(f"/api/v1/sources/{library[0].pk}", {}, format="json").status_code == 200
     assert folder_of(library[0]) is None

@@ -253,7 +253,7 @@ def test_the_api_refuses_bad_input_naming_the_field(alice):
     assert response.status_code == 400
     assert "label" in response.json()["error"]["fields"]
     response = api.post("/api/v1/newsletters/addresses", {"subscription_id": 999999}, format="json")
-    assert response.status_code == 400
+    assert response.status_code == 404
     assert "subscription_id" in response.json()["error"]["fields"]
     assert not NewsletterAddress.objects.exists()
 

@@ -378,7 +378,7 @@ def test_the_api_returns_the_subscription_and_its_next_run(fixture_server, api, 
 def test_the_api_names_the_field_of_a_bad_address(api):
     response = api.post("/api/v1/sources/pages", {"url": "javascript:alert(1)"}, format="json")
 
-    assert response.status_code == 400
+    assert response.status_code == 422  # refused by the fetch policy
     assert set(response.json()["error"]["fields"]) == {"url"}
     assert nothing_was_created()
 

@@ -392,13 +392,13 @@ def test_the_api_starts_a_watch(fixture_server, api):
 def test_the_api_refuses_with_the_common_error_shape(fixture_server, api):
     url = fixture_server.add(PATH, STEPS[0].html)
     response = api.post("/api/v1/sources/lists", {"url": url, "selector": "ul["}, format="json")
-    assert response.status_code == 400
+    assert response.status_code == 422  # well formed, but not a selector the server can use
     error = response.json()["error"]
     assert error["code"] == "invalid_selector"
     assert error["fields"]["selector"].startswith("The selector 'ul[' is not valid CSS")
 
     refused = api.post("/api/v1/sources/lists", {"url": "http://10.0.0.1/"}, format="json")
-    assert refused.status_code == 400
+    assert refused.status_code == 422
     assert refused.json()["error"]["code"] == "refused_by_policy"
     assert not Source.objects.exists()
 

@@ -144,13 +144,13 @@ def test_api_add_test_route_and_never_show_the_url(fixture_server, api, alice, w
     )
     assert routed.json() == {"targets": [target_id]}
     bad = api.post("/api/v1/apprise-targets", {"url": "json://127.0.0.1/x"}, format="json")
-    assert bad.status_code == 400 and "url" in str(bad.json())
+    assert bad.status_code == 422 and "url" in str(bad.json())  # refused_by_policy
     wrong = api.put(
         f"/api/v1/subscriptions/{watch.notifier_id}/apprise-targets",
         {"targets": [999]},
         format="json",
     )
-    assert wrong.status_code == 400 and "apprise_targets" in str(wrong.json())
+    assert wrong.status_code == 404 and "apprise_targets" in str(wrong.json())
 
 
 def test_the_subscription_edit_form_routes_briefs_to_chosen_targets(

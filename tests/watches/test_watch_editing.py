@@ -178,7 +178,7 @@ def test_api_patch_pause_resume(serve, alice, api, bob, now):
     assert detail["history"][0]["baseline"] is True and detail["history"][0]["diff"] == ""
 
     refused = api.patch(f"/api/v1/watches/{watch.pk}", {"selector": "p[["}, format="json")
-    assert refused.status_code == 400 and "selector" in refused.json()["error"]["fields"]
+    assert refused.status_code == 422 and "selector" in refused.json()["error"]["fields"]
     watch.refresh_from_db()
     assert watch.selector == ".news"
 

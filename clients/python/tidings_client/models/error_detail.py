@@ -39,6 +39,9 @@ class ErrorDetail:
             - `throttled`: Too many requests; wait the seconds in `Retry-After`.
             - `server_error`: A fault on the server's side; it has been logged.
             - `conflict`: Refused in the state things are in (a retry of a run that did not fail).
+            - `taken`: The name or address is already in use (HTTP 409).
+            - `unreadable_url`: A notification URL of a known service that its plugin cannot read (HTTP 422).
+            - `empty_period`: The period asked for is empty: its end is not after its start (HTTP 422).
             - `tier_limit`: A limit of the account's plan (HTTP 403).
             - `idempotency_key_reused`: The `Idempotency-Key` was sent before with a different request.
             - `import_in_progress`: An import of this account is already running.
@@ -74,6 +77,8 @@ class ErrorDetail:
             - `no_items`: The page lists no items to follow.
             - `too_slow`: The rule takes too long to check.
             - `unknown_pack`: No source pack with that key.
+            - `not_configured`: This server is not configured for the feature asked for (Web Push without VAPID keys, NAVER
+            News without credentials); HTTP 422.
             - `empty`: The file is empty.
             - `not_xml`: The file is not well-formed XML.
             - `forbidden_xml`: The XML uses entities or DTDs, which are refused.

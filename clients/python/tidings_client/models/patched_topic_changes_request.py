@@ -20,10 +20,10 @@ class PatchedTopicChangesRequest:
         Attributes:
             title (str | Unset): Its title, as its source gives it.
             description (str | Unset): Its description, in plain words.
-            slug (str | Unset): Empty: made from the title.
+            slug (str | Unset): Lowercase letters, digits and hyphens; empty: made from the title.
             visibility (VisibilityEnum | Unset): * `public` - Public
                 * `private` - Private
-            cron (str | Unset): Empty: the subscription's.
+            cron (str | Unset): At most daily (editions are at least 24 hours apart); empty: the subscription's.
             timezone (TimezoneEnum | Unset):
     """
 

@@ -12,7 +12,7 @@ T = TypeVar("T", bound="PushKeysRequest")
 class PushKeysRequest:
     """
     Attributes:
-        p256dh (str): The browser's P-256 key, base64url.
+        p256dh (str): The browser's uncompressed P-256 key (65 bytes), base64url.
         auth (str): The 16-byte auth secret, base64url.
     """
 

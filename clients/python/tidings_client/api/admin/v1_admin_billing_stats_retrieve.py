@@ -1,3 +1,4 @@
+import datetime
 from http import HTTPStatus
 from typing import Any, cast
 
@@ -12,8 +13,8 @@ from ...types import UNSET, Response, Unset
 
 def _get_kwargs(
     *,
-    since: str | Unset = UNSET,
-    until: str | Unset = UNSET,
+    since: datetime.datetime | str | Unset = UNSET,
+    until: datetime.datetime | str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -22,9 +23,23 @@ def _get_kwargs(
 
     params: dict[str, Any] = {}
 
-    params["since"] = since
+    json_since: str | Unset
+    if isinstance(since, Unset):
+        json_since = UNSET
+    elif isinstance(since, datetime.datetime):
+        json_since = since.isoformat()
+    else:
+        json_since = since
+    params["since"] = json_since
 
-    params["until"] = until
+    json_until: str | Unset
+    if isinstance(until, Unset):
+        json_until = UNSET
+    elif isinstance(until, datetime.datetime):
+        json_until = until.isoformat()
+    else:
+        json_until = until
+    params["until"] = json_until
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -70,6 +85,11 @@ def _parse_response(
 
         return response_406
 
+    if response.status_code == 422:
+        response_422 = Error.from_dict(response.json())
+
+        return response_422
+
     if response.status_code == 429:
         response_429 = Error.from_dict(response.json())
 
@@ -95,8 +115,8 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-    since: str | Unset = UNSET,
-    until: str | Unset = UNSET,
+    since: datetime.datetime | str | Unset = UNSET,
+    until: datetime.datetime | str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 ) -> Response[Any | BillingStats | Error]:
     """Credits spent and granted (staff)
@@ -110,8 +130,8 @@ def sync_detailed(
     token 403).
 
     Args:
-        since (str | Unset):
-        until (str | Unset):
+        since (datetime.datetime | str | Unset):
+        until (datetime.datetime | str | Unset):
         if_none_match (str | Unset):
 
     Raises:
@@ -138,8 +158,8 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-    since: str | Unset = UNSET,
-    until: str | Unset = UNSET,
+    since: datetime.datetime | str | Unset = UNSET,
+    until: datetime.datetime | str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 ) -> Any | BillingStats | Error | None:
     """Credits spent and granted (staff)
@@ -153,8 +173,8 @@ def sync(
     token 403).
 
     Args:
-        since (str | Unset):
-        until (str | Unset):
+        since (datetime.datetime | str | Unset):
+        until (datetime.datetime | str | Unset):
         if_none_match (str | Unset):
 
     Raises:
@@ -176,8 +196,8 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-    since: str | Unset = UNSET,
-    until: str | Unset = UNSET,
+    since: datetime.datetime | str | Unset = UNSET,
+    until: datetime.datetime | str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 ) -> Response[Any | BillingStats | Error]:
     """Credits spent and granted (staff)
@@ -191,8 +211,8 @@ async def asyncio_detailed(
     token 403).
 
     Args:
-        since (str | Unset):
-        until (str | Unset):
+        since (datetime.datetime | str | Unset):
+        until (datetime.datetime | str | Unset):
         if_none_match (str | Unset):
 
     Raises:
@@ -217,8 +237,8 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-    since: str | Unset = UNSET,
-    until: str | Unset = UNSET,
+    since: datetime.datetime | str | Unset = UNSET,
+    until: datetime.datetime | str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 ) -> Any | BillingStats | Error | None:
     """Credits spent and granted (staff)
@@ -232,8 +252,8 @@ async def asyncio(
     token 403).
 
     Args:
-        since (str | Unset):
-        until (str | Unset):
+        since (datetime.datetime | str | Unset):
+        until (datetime.datetime | str | Unset):
         if_none_match (str | Unset):
 
     Raises:

@@ -53,6 +53,11 @@ def _parse_response(
 
         return response_403
 
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
     if response.status_code == 406:
         response_406 = Error.from_dict(response.json())
 
@@ -72,6 +77,11 @@ def _parse_response(
         response_415 = Error.from_dict(response.json())
 
         return response_415
+
+    if response.status_code == 422:
+        response_422 = Error.from_dict(response.json())
+
+        return response_422
 
     if response.status_code == 429:
         response_429 = Error.from_dict(response.json())
@@ -104,18 +114,22 @@ def sync_detailed(
 
      Queue the import of a `tidings-export@1` document (at most IMPORT_MAX_BYTES, 100 MB by default: 413
     beyond) and answer at once with its job; read the job at `Location` until `status` is `done` (with
-    `summary`) or `failed` (with `error`: the format is checked first, `unsupported_format`, then the
-    whole document; a refused document changes nothing). One import at a time per account (409
-    `import_in_progress`). Importing the same document again changes nothing; imported runs are history
-    — never run, delivered or charged.
+    `summary`) or `failed` (with `error`: the whole document is checked; a refused document changes
+    nothing). Its top level is checked at once: a body that is not one JSON object, another `format`
+    (`unsupported_format`), or a member missing, unknown or of the wrong kind is a 400 naming it, and no
+    job is made. One import at a time per account (409 `import_in_progress`). Importing the same
+    document again changes nothing; imported runs are history — never run, delivered or charged.
 
     Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
     only your own things can be changed (others' are 404).
 
     Args:
-        body (ExportDocumentRequest): The document's top level, for the schema; every part is
-            described field by field in
-            inbox/portability/export.schema.json, which the import checks it against.
+        body (ExportDocumentRequest): The document's top level, for the schema, and checked at
+            once by `POST /import` (a 400
+            naming the member: an unknown one, a missing one, a list that is not a list); every part
+            is
+            described field by field in inbox/portability/export.schema.json, which the import job
+            checks it against.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -145,18 +159,22 @@ def sync(
 
      Queue the import of a `tidings-export@1` document (at most IMPORT_MAX_BYTES, 100 MB by default: 413
     beyond) and answer at once with its job; read the job at `Location` until `status` is `done` (with
-    `summary`) or `failed` (with `error`: the format is checked first, `unsupported_format`, then the
-    whole document; a refused document changes nothing). One import at a time per account (409
-    `import_in_progress`). Importing the same document again changes nothing; imported runs are history
-    — never run, delivered or charged.
+    `summary`) or `failed` (with `error`: the whole document is checked; a refused document changes
+    nothing). Its top level is checked at once: a body that is not one JSON object, another `format`
+    (`unsupported_format`), or a member missing, unknown or of the wrong kind is a 400 naming it, and no
+    job is made. One import at a time per account (409 `import_in_progress`). Importing the same
+    document again changes nothing; imported runs are history — never run, delivered or charged.
 
     Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
     only your own things can be changed (others' are 404).
 
     Args:
-        body (ExportDocumentRequest): The document's top level, for the schema; every part is
-            described field by field in
-            inbox/portability/export.schema.json, which the import checks it against.
+        body (ExportDocumentRequest): The document's top level, for the schema, and checked at
+            once by `POST /import` (a 400
+            naming the member: an unknown one, a missing one, a list that is not a list); every part
+            is
+            described field by field in inbox/portability/export.schema.json, which the import job
+            checks it against.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -181,18 +199,22 @@ async def asyncio_detailed(
 
      Queue the import of a `tidings-export@1` document (at most IMPORT_MAX_BYTES, 100 MB by default: 413
     beyond) and answer at once with its job; read the job at `Location` until `status` is `done` (with
-    `summary`) or `failed` (with `error`: the format is checked first, `unsupported_format`, then the
-    whole document; a refused document changes nothing). One import at a time per account (409
-    `import_in_progress`). Importing the same document again changes nothing; imported runs are history
-    — never run, delivered or charged.
+    `summary`) or `failed` (with `error`: the whole document is checked; a refused document changes
+    nothing). Its top level is checked at once: a body that is not one JSON object, another `format`
+    (`unsupported_format`), or a member missing, unknown or of the wrong kind is a 400 naming it, and no
+    job is made. One import at a time per account (409 `import_in_progress`). Importing the same
+    document again changes nothing; imported runs are history — never run, delivered or charged.
 
     Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
     only your own things can be changed (others' are 404).
 
     Args:
-        body (ExportDocumentRequest): The document's top level, for the schema; every part is
-            described field by field in
-            inbox/portability/export.schema.json, which the import checks it against.
+        body (ExportDocumentRequest): The document's top level, for the schema, and checked at
+            once by `POST /import` (a 400
+            naming the member: an unknown one, a missing one, a list that is not a list); every part
+            is
+            described field by field in inbox/portability/export.schema.json, which the import job
+            checks it against.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -220,18 +242,22 @@ async def asyncio(
 
      Queue the import of a `tidings-export@1` document (at most IMPORT_MAX_BYTES, 100 MB by default: 413
     beyond) and answer at once with its job; read the job at `Location` until `status` is `done` (with
-    `summary`) or `failed` (with `error`: the format is checked first, `unsupported_format`, then the
-    whole document; a refused document changes nothing). One import at a time per account (409
-    `import_in_progress`). Importing the same document again changes nothing; imported runs are history
-    — never run, delivered or charged.
+    `summary`) or `failed` (with `error`: the whole document is checked; a refused document changes
+    nothing). Its top level is checked at once: a body that is not one JSON object, another `format`
+    (`unsupported_format`), or a member missing, unknown or of the wrong kind is a 400 naming it, and no
+    job is made. One import at a time per account (409 `import_in_progress`). Importing the same
+    document again changes nothing; imported runs are history — never run, delivered or charged.
 
     Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
     only your own things can be changed (others' are 404).
 
     Args:
-        body (ExportDocumentRequest): The document's top level, for the schema; every part is
-            described field by field in
-            inbox/portability/export.schema.json, which the import checks it against.
+        body (ExportDocumentRequest): The document's top level, for the schema, and checked at
+            once by `POST /import` (a 400
+            naming the member: an unknown one, a missing one, a list that is not a list); every part
+            is
+            described field by field in inbox/portability/export.schema.json, which the import job
+            checks it against.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

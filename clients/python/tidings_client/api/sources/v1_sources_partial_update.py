@@ -68,6 +68,11 @@ def _parse_response(
 
         return response_406
 
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
     if response.status_code == 413:
         response_413 = Error.from_dict(response.json())
 
@@ -77,6 +82,11 @@ def _parse_response(
         response_415 = Error.from_dict(response.json())
 
         return response_415
+
+    if response.status_code == 422:
+        response_422 = Error.from_dict(response.json())
+
+        return response_422
 
     if response.status_code == 429:
         response_429 = Error.from_dict(response.json())
@@ -108,7 +118,8 @@ def sync_detailed(
 ) -> Response[Error | LibrarySource]:
     """Move a source to a folder
 
-     Move the source into one of your folders (`folder`: its id) or out of any (`null`).
+     Move the source into one of your folders (`folder`: its id) or out of any (`null`). Without `folder`
+    nothing changes (a PATCH changes what it names).
 
     Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
     only your own things can be changed (others' are 404).
@@ -145,7 +156,8 @@ def sync(
 ) -> Error | LibrarySource | None:
     """Move a source to a folder
 
-     Move the source into one of your folders (`folder`: its id) or out of any (`null`).
+     Move the source into one of your folders (`folder`: its id) or out of any (`null`). Without `folder`
+    nothing changes (a PATCH changes what it names).
 
     Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
     only your own things can be changed (others' are 404).
@@ -177,7 +189,8 @@ async def asyncio_detailed(
 ) -> Response[Error | LibrarySource]:
     """Move a source to a folder
 
-     Move the source into one of your folders (`folder`: its id) or out of any (`null`).
+     Move the source into one of your folders (`folder`: its id) or out of any (`null`). Without `folder`
+    nothing changes (a PATCH changes what it names).
 
     Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
     only your own things can be changed (others' are 404).
@@ -212,7 +225,8 @@ async def asyncio(
 ) -> Error | LibrarySource | None:
     """Move a source to a folder
 
-     Move the source into one of your folders (`folder`: its id) or out of any (`null`).
+     Move the source into one of your folders (`folder`: its id) or out of any (`null`). Without `folder`
+    nothing changes (a PATCH changes what it names).
 
     Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
     only your own things can be changed (others' are 404).
