@@ -20,6 +20,11 @@ Two things differ per request and are left as markers in the cached copy, filled
 way out (`fill()`): the CSRF token (`CSRF_MARKER` is rendered where `{% csrf_token %}` goes)
 and relative times ("3 hours ago"), rendered by the `ago` filter as a marker holding the
 instant. A page with messages to show, or a refused filter, is never cached.
+
+The nav's unread and saved counts, shown on every signed-in page, are kept the same way
+(`cached_badge_counts`): under the user's id and Inbox version, so the first page after a
+change counts again and the pages after it (another tab of the Inbox, the subscriptions, the
+preferences) read two numbers from the cache instead of aggregating the user's states.
 """
 
 from __future__ import annotations
@@ -166,3 +171,22 @@ def cached_api_page(request, build: Callable[[], T], *, cacheable: bool = True) 
         page = build()
         cache.set(key, page, timeout=settings.INBOX_PAGE_CACHE_SECONDS)
     return page
+
+
+def cached_badge_counts(request):
+    """The signed-in user's nav counts (inbox.listing.badge_counts), from the cache while
+    their Inbox version is the one the counts were made under. Counted every time when
+    INBOX_COUNTS_CACHE_SECONDS is 0 or the preferences were not read with the request."""
+    from inbox.listing import Badges, badge_counts  # inbox.listing imports inbox.states, this
+
+    user = request.user
+    preference = _known_preference(request)
+    if settings.INBOX_COUNTS_CACHE_SECONDS <= 0 or preference is None:
+        return badge_counts(user)
+    key = f"inbox-badges:{user.pk}:{preference.inbox_version}"
+    counts = cache.get(key)
+    if counts is None:
+        badges = badge_counts(user)
+        cache.set(key, (badges.unread, badges.saved), timeout=settings.INBOX_COUNTS_CACHE_SECONDS)
+        return badges
+    return Badges(unread=counts[0], saved=counts[1])
