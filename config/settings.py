@@ -311,13 +311,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "config.api.pagination.NewestFirstCursorPagination",
     "PAGE_SIZE": 50,
     # config/api/throttling.py: per address (anonymous), per user, per token, and the rate a
-    # view names with throttle_scope.
-    "DEFAULT_THROTTLE_CLASSES": [
-        "config.api.throttling.LiveAnonRateThrottle",
-        "config.api.throttling.LiveUserRateThrottle",
-        "config.api.throttling.TokenRateThrottle",
-        "config.api.throttling.LiveScopedRateThrottle",
-    ],
+    # view names with throttle_scope — one throttle, one cache read and one write a request.
+    "DEFAULT_THROTTLE_CLASSES": ["config.api.throttling.ApiRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {
         "anon": env_str("API_ANON_RATE", "60/min"),
         "user": env_str("API_USER_RATE", "600/min"),
