@@ -116,6 +116,9 @@ def public_page(view):
     return wrapper
 
 
+API_PREFIX = "/api/"
+
+
 class PublicPageCacheMiddleware:
     """Answers anonymous requests for public pages already in the cache."""
 
@@ -123,7 +126,9 @@ class PublicPageCacheMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        if shareable(request):
+        # The JSON API is never stored here (no API view is a `public_page`): its requests,
+        # token-signed without a session cookie, skip the two cache reads of a lookup.
+        if shareable(request) and not request.path_info.startswith(API_PREFIX):
             language = get_language_from_request(request)
             entry = cache.get(page_cache.page_key(_request_path(request), language))
             if entry is not None:

@@ -347,3 +347,28 @@ def test_a_strangers_query_never_reaches_a_page_served_to_everyone(client, topic
     client.get(f"{topic.get_absolute_url()}?next=/evil-marker")
     stranger = type(client)()
     assert "evil-marker" not in stranger.get(topic.get_absolute_url()).content.decode()
+
+
+def test_api_requests_skip_the_public_page_cache(alice, topic, monkeypatch):
+    """No API view is stored as a public page, so a token's request (no session cookie) does
+    not look one up: two cache reads fewer on every API call."""
+    from django.core.cache import cache
+
+    from tests.conftest import api_client_for
+
+    api = api_client_for(alice)
+    reads = []
+    original = cache.get
+
+    def spy(key, *args, **kwargs):
+        reads.append(key)
+        return original(key, *args, **kwargs)
+
+    monkeypatch.setattr(cache, "get", spy)
+    assert api.get("/api/v1/public/topics").status_code == 200
+    assert api.get("/api/v1/subscriptions").status_code == 200
+    assert not [key for key in reads if key.startswith("topics:page")]
+    from django.test import Client
+
+    Client().get(topic.get_absolute_url())  # a public page still looks
+    assert [key for key in reads if key.startswith("topics:page")]
