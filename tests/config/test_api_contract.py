@@ -428,3 +428,26 @@ def test_a_client_re_reads_only_what_changed(api, owned):
     assert changed.status_code == 200
     assert changed.json()["name"] == "Renamed"
     assert changed["ETag"] != etag
+
+
+def test_a_query_without_parameters_is_read_once_per_serializer(api, monkeypatch):
+    """What an empty query reads is kept per query serializer (config.api.serializers.
+    read_query): the answer is the same, a query with parameters is still checked."""
+    from config.api import serializers as api_serializers
+    from inbox.api import InboxQuerySerializer
+
+    monkeypatch.setattr(api_serializers, "_EMPTY_QUERIES", {})
+    first = api.get("/api/v1/inbox/items")
+    assert api_serializers._EMPTY_QUERIES[InboxQuerySerializer]["state"] == "all"
+    built = []
+    original = InboxQuerySerializer.__init__
+
+    def counting(self, *args, **kwargs):
+        built.append(kwargs.get("data"))
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(InboxQuerySerializer, "__init__", counting)
+    again = api.get("/api/v1/inbox/items")
+    assert built == [] and again.json() == first.json()
+    assert_error(api.get("/api/v1/inbox/items?state=sometimes"), 400, "state")
+    assert built == [{"state": "sometimes"}]
