@@ -8,7 +8,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.utils import translation
 
-from inbox import auth_throttle
+from inbox import auth_throttle, page_cache
 from inbox.models import UserPreference
 
 
@@ -17,6 +17,7 @@ class UserPreferenceMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
+        page_cache.request_started()
         request.preference = None
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated:

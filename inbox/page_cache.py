@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import threading
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
@@ -60,6 +61,24 @@ def inbox_changed(user_id: int) -> None:
     """What the user's Inbox shows has changed (a delivery, an item action): call inside the
     transaction that makes the change."""
     UserPreference.objects.filter(user_id=user_id).update(inbox_version=F("inbox_version") + 1)
+    _changed_now().add(user_id)
+
+
+# Users whose Inbox changed during the current request (after its preferences, and so the
+# version, were read): their nav counts are counted, not taken from the version read before.
+_this_request = threading.local()
+
+
+def _changed_now() -> set[int]:
+    changed = getattr(_this_request, "changed", None)
+    if changed is None:
+        changed = _this_request.changed = set()
+    return changed
+
+
+def request_started() -> None:
+    """A new request: nothing has changed in it yet (inbox.middleware.UserPreferenceMiddleware)."""
+    _this_request.changed = set()
 
 
 def ago_marker(when: datetime | None) -> str:
@@ -181,7 +200,8 @@ def cached_badge_counts(request):
 
     user = request.user
     preference = _known_preference(request)
-    if settings.INBOX_COUNTS_CACHE_SECONDS <= 0 or preference is None:
+    # A page that changed the Inbox itself (the reader marks its item read) counts afresh.
+    if settings.INBOX_COUNTS_CACHE_SECONDS <= 0 or preference is None or user.pk in _changed_now():
         return badge_counts(user)
     key = f"inbox-badges:{user.pk}:{preference.inbox_version}"
     counts = cache.get(key)

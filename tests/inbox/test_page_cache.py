@@ -159,6 +159,16 @@ def test_the_nav_counts_follow_an_item_action_and_a_delivery(console, alice, now
     assert nav_unread(console, subscriptions)[0] == 2
 
 
+def test_a_page_that_marks_its_item_read_counts_it_at_once(console, alice, now):
+    """The reader marks its item read before the page (and its nav) is rendered: the counts
+    kept under the version read at the start of the request are not the page's."""
+    run = deliver(alice, ["PostgreSQL one", "PostgreSQL two"], now=now)
+    assert nav_unread(console, reverse("digests:list"))[0] == 2
+    item = run.items.order_by("rank").first()
+    assert nav_unread(console, reverse("inbox:item_read", args=[item.pk]))[0] == 1
+    assert nav_unread(console, reverse("digests:list"))[0] == 1
+
+
 # --- The JSON API's Inbox list (cached_api_page) -------------------------------------------
 
 API_ITEMS = "/api/v1/inbox/items"
