@@ -192,21 +192,18 @@ def cached_api_page(request, build: Callable[[], T], *, cacheable: bool = True) 
     return page
 
 
-def cached_badge_counts(request):
-    """The signed-in user's nav counts (inbox.listing.badge_counts), from the cache while
-    their Inbox version is the one the counts were made under. Counted every time when
+def cached_badge_counts(request, count: Callable[[], T]) -> T:
+    """The signed-in user's nav counts (`count()`: inbox.listing.badge_counts), from the cache
+    while their Inbox version is the one the counts were made under. Counted every time when
     INBOX_COUNTS_CACHE_SECONDS is 0 or the preferences were not read with the request."""
-    from inbox.listing import Badges, badge_counts  # inbox.listing imports inbox.states, this
-
     user = request.user
     preference = _known_preference(request)
     # A page that changed the Inbox itself (the reader marks its item read) counts afresh.
     if settings.INBOX_COUNTS_CACHE_SECONDS <= 0 or preference is None or user.pk in _changed_now():
-        return badge_counts(user)
+        return count()
     key = f"inbox-badges:{user.pk}:{preference.inbox_version}"
     counts = cache.get(key)
     if counts is None:
-        badges = badge_counts(user)
-        cache.set(key, (badges.unread, badges.saved), timeout=settings.INBOX_COUNTS_CACHE_SECONDS)
-        return badges
-    return Badges(unread=counts[0], saved=counts[1])
+        counts = count()
+        cache.set(key, counts, timeout=settings.INBOX_COUNTS_CACHE_SECONDS)
+    return counts

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django import template
 
-from inbox.listing import Badges
+from inbox.listing import Badges, badge_counts
 from inbox.page_cache import cached_badge_counts
 
 register = template.Library()
@@ -20,5 +20,5 @@ def inbox_badges(context) -> Badges | None:
     if user is None or not user.is_authenticated:
         return None
     if getattr(request, "_inbox_badges", None) is None:
-        request._inbox_badges = cached_badge_counts(request)
+        request._inbox_badges = cached_badge_counts(request, lambda: badge_counts(user))
     return request._inbox_badges
