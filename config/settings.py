@@ -315,13 +315,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "config.api.pagination.NewestFirstCursorPagination",
     "PAGE_SIZE": 50,
     # config/api/throttling.py: per address (anonymous), per user, per token, and the rate a
-    # view names with throttle_scope.
-    "DEFAULT_THROTTLE_CLASSES": [
-        "config.api.throttling.LiveAnonRateThrottle",
-        "config.api.throttling.LiveUserRateThrottle",
-        "config.api.throttling.TokenRateThrottle",
-        "config.api.throttling.LiveScopedRateThrottle",
-    ],
+    # view names with throttle_scope — one throttle, one cache read and one write a request.
+    "DEFAULT_THROTTLE_CLASSES": ["config.api.throttling.ApiRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {
         "anon": env_str("API_ANON_RATE", "60/min"),
         "user": env_str("API_USER_RATE", "600/min"),
@@ -484,6 +479,8 @@ TOPIC_EDITION_CONCURRENCY = env_int("TOPIC_EDITION_CONCURRENCY", 2, minimum=1)
 # A rendered Inbox page is reused while nothing it shows has changed (inbox/page_cache.py), at
 # most this long.
 INBOX_PAGE_CACHE_SECONDS = env_int("INBOX_PAGE_CACHE_SECONDS", 3600, minimum=0)
+# The nav's unread and saved counts, kept under the same Inbox version (0: counted every page).
+INBOX_COUNTS_CACHE_SECONDS = env_int("INBOX_COUNTS_CACHE_SECONDS", 3600, minimum=0)
 # Test-only: hostnames (not addresses) that may resolve to loopback, for fixture servers.
 # Never read from the environment or user input; tests switch it on with override_settings.
 FETCH_TEST_ONLY_LOOPBACK_HOSTS: tuple[str, ...] = ()

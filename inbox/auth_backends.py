@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.utils import timezone
 
@@ -39,3 +40,14 @@ class EmailBackend(ModelBackend):
             auth_throttle.login_succeeded(request, email, now=now)
             request.auth_throttle_known_account = auth_throttle.account_key(email)
         return user
+
+    def get_user(self, user_id):
+        """The signed-in user of a session with their preferences (language, time zone, the
+        Inbox's version) in the same query: UserPreferenceMiddleware reads them from it
+        instead of asking again on every page."""
+        model = get_user_model()
+        try:
+            user = model._default_manager.select_related("preference").get(pk=user_id)
+        except model.DoesNotExist:
+            return None
+        return user if self.user_can_authenticate(user) else None

@@ -5,9 +5,10 @@ times in (templates wrap their content in `{% timezone %}`; the API keeps answer
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.utils import translation
 
-from inbox import auth_throttle
+from inbox import auth_throttle, page_cache
 from inbox.models import UserPreference
 
 
@@ -16,19 +17,31 @@ class UserPreferenceMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
+        page_cache.request_started()
         request.preference = None
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated:
-            preference = (
-                UserPreference.objects.filter(user=user)
-                .only("ui_locale", "locale_mode", "timezone", "inbox_version")
-                .first()
-            )
+            preference = _preference_of(user)
             request.preference = preference
             if preference and preference.locale_mode == UserPreference.LocaleMode.MANUAL:
                 translation.activate(preference.ui_locale)
                 request.LANGUAGE_CODE = preference.ui_locale
         return self.get_response(request)
+
+
+def _preference_of(user) -> UserPreference | None:
+    """The user's preferences: read with the user when the session's user was loaded
+    (inbox.auth_backends.EmailBackend.get_user), else one query."""
+    if get_user_model().preference.is_cached(user):
+        try:
+            return user.preference
+        except UserPreference.DoesNotExist:
+            return None
+    return (
+        UserPreference.objects.filter(user=user)
+        .only("ui_locale", "locale_mode", "timezone", "inbox_version")
+        .first()
+    )
 
 
 class AuthThrottleMiddleware:

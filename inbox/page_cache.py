@@ -20,12 +20,18 @@ Two things differ per request and are left as markers in the cached copy, filled
 way out (`fill()`): the CSRF token (`CSRF_MARKER` is rendered where `{% csrf_token %}` goes)
 and relative times ("3 hours ago"), rendered by the `ago` filter as a marker holding the
 instant. A page with messages to show, or a refused filter, is never cached.
+
+The nav's unread and saved counts, shown on every signed-in page, are kept the same way
+(`cached_badge_counts`): under the user's id and Inbox version, so the first page after a
+change counts again and the pages after it (another tab of the Inbox, the subscriptions, the
+preferences) read two numbers from the cache instead of aggregating the user's states.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+import threading
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
@@ -55,6 +61,24 @@ def inbox_changed(user_id: int) -> None:
     """What the user's Inbox shows has changed (a delivery, an item action): call inside the
     transaction that makes the change."""
     UserPreference.objects.filter(user_id=user_id).update(inbox_version=F("inbox_version") + 1)
+    _changed_now().add(user_id)
+
+
+# Users whose Inbox changed during the current request (after its preferences, and so the
+# version, were read): their nav counts are counted, not taken from the version read before.
+_this_request = threading.local()
+
+
+def _changed_now() -> set[int]:
+    changed = getattr(_this_request, "changed", None)
+    if changed is None:
+        changed = _this_request.changed = set()
+    return changed
+
+
+def request_started() -> None:
+    """A new request: nothing has changed in it yet (inbox.middleware.UserPreferenceMiddleware)."""
+    _this_request.changed = set()
 
 
 def ago_marker(when: datetime | None) -> str:
@@ -166,3 +190,20 @@ def cached_api_page(request, build: Callable[[], T], *, cacheable: bool = True) 
         page = build()
         cache.set(key, page, timeout=settings.INBOX_PAGE_CACHE_SECONDS)
     return page
+
+
+def cached_badge_counts(request, count: Callable[[], T]) -> T:
+    """The signed-in user's nav counts (`count()`: inbox.listing.badge_counts), from the cache
+    while their Inbox version is the one the counts were made under. Counted every time when
+    INBOX_COUNTS_CACHE_SECONDS is 0 or the preferences were not read with the request."""
+    user = request.user
+    preference = _known_preference(request)
+    # A page that changed the Inbox itself (the reader marks its item read) counts afresh.
+    if settings.INBOX_COUNTS_CACHE_SECONDS <= 0 or preference is None or user.pk in _changed_now():
+        return count()
+    key = f"inbox-badges:{user.pk}:{preference.inbox_version}"
+    counts = cache.get(key)
+    if counts is None:
+        counts = count()
+        cache.set(key, counts, timeout=settings.INBOX_COUNTS_CACHE_SECONDS)
+    return counts

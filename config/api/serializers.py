@@ -75,6 +75,8 @@ def read_query(
             field_codes=dict.fromkeys(repeated, "duplicate"),
         )
     data = {key: params[key] for key in params if key not in also}
+    if not data and serializer_class in _EMPTY_QUERIES:
+        return dict(_EMPTY_QUERIES[serializer_class])
     serializer = serializer_class(data=data)
     if also:
         # The paginator's parameters are part of what this takes: say so when refusing.
@@ -86,7 +88,25 @@ def read_query(
                 dict.fromkeys(unknown, message), field_codes=dict.fromkeys(unknown, "unknown_field")
             )
     serializer.is_valid(raise_exception=True)
+    if not data and _constant(serializer):
+        _EMPTY_QUERIES[serializer_class] = dict(serializer.validated_data)
     return serializer.validated_data
+
+
+# What a request without parameters reads, per query serializer: the same every time when no
+# field's default is computed and every value is a constant (building the serializer copies
+# each of its fields, the most of reading a query that has nothing in it).
+_EMPTY_QUERIES: dict[type, dict] = {}
+_CONSTANTS = (str, int, float, bool, type(None))
+
+
+def _constant(serializer: serializers.Serializer) -> bool:
+    computed = [
+        f for f in serializer.fields.values() if f.default is not empty and callable(f.default)
+    ]
+    return not computed and all(
+        isinstance(value, _CONSTANTS) for value in serializer.validated_data.values()
+    )
 
 
 # --- What the API answers -----------------------------------------------------------------

@@ -14,6 +14,11 @@ Headers, on every API answer that a throttle counted (config/api/middleware.py a
 `X-RateLimit-Limit` (requests in the window), `X-RateLimit-Remaining`, `X-RateLimit-Reset`
 (seconds until the oldest counted request leaves the window) — for the throttle with the least
 left. A refused request gets 429 with `Retry-After` (config/api/errors.py).
+
+The REST API counts through `ApiRateThrottle`, the four above in one: every counter a request
+touches is read with one `get_many` and written with one `set_many` (per window length) instead
+of a read and a write per throttle — the same cache keys, rates and answers, so the reading-app
+protocols and the assistants, which count through the single throttles, share the allowance.
 """
 
 from __future__ import annotations
@@ -101,6 +106,60 @@ class ScopedIPRateThrottle(LiveScopedRateThrottle):
 
     def get_cache_key(self, request, view):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class ApiRateThrottle:
+    """The default throttles (anonymous, user, token, scoped) as one: the counters this request
+    touches read in one cache round trip and written in one. Each part counts exactly as it
+    would alone (DRF asks every throttle, so a part that allows records the request even when
+    another refuses); `wait()` is the longest wait of the parts that refused."""
+
+    PARTS = (LiveAnonRateThrottle, LiveUserRateThrottle, TokenRateThrottle, LiveScopedRateThrottle)
+
+    def __init__(self):
+        self._refused: list[SimpleRateThrottle] = []
+
+    def allow_request(self, request, view) -> bool:
+        counting = [t for t in (part() for part in self.PARTS) if _counts(t, request, view)]
+        if not counting:
+            return True
+        cache = counting[0].cache
+        histories = cache.get_many([t.key for t in counting])
+        writes: dict[int, dict] = {}  # window (s) -> {key: history}
+        for throttle in counting:
+            throttle.history = list(histories.get(throttle.key, []))
+            throttle.now = throttle.timer()
+            while throttle.history and throttle.history[-1] <= throttle.now - throttle.duration:
+                throttle.history.pop()
+            allowed = len(throttle.history) < throttle.num_requests
+            if allowed:
+                throttle.history.insert(0, throttle.now)
+                writes.setdefault(throttle.duration, {})[throttle.key] = throttle.history
+            else:
+                self._refused.append(throttle)
+            throttle._report(request, allowed)
+        for duration, values in writes.items():
+            cache.set_many(values, duration)
+        return not self._refused
+
+    def wait(self):
+        waits = [w for w in (t.wait() for t in self._refused) if w is not None]
+        return max(waits, default=None)
+
+
+def _counts(throttle: SimpleRateThrottle, request, view) -> bool:
+    """Whether `throttle` counts this request: what its `allow_request` settles before reading
+    the cache (the scope a view names, the rate, the key); leaves them on the throttle."""
+    if isinstance(throttle, ScopedRateThrottle):
+        throttle.scope = getattr(view, throttle.scope_attr, None)
+        if not throttle.scope:
+            return False
+        throttle.rate = throttle.get_rate()
+        throttle.num_requests, throttle.duration = throttle.parse_rate(throttle.rate)
+    if throttle.rate is None:
+        return False
+    throttle.key = throttle.get_cache_key(request, view)
+    return throttle.key is not None
 
 
 def wait_before_another(request, scope: str) -> float | None:

@@ -340,6 +340,42 @@ def test_a_refused_request_says_when_to_come_back(alice):
     assert refused["X-RateLimit-Remaining"] == "0"
 
 
+def test_the_counters_are_read_in_one_cache_call_and_written_in_one(api, monkeypatch):
+    from django.core.cache import cache
+
+    calls, inside = [], []
+    for name in ("get", "set", "get_many", "set_many"):
+        original = getattr(cache, name)
+
+        def spy(*args, _name=name, _original=original, **kwargs):
+            if "throttle_" in str(args[0]) and not inside:  # not get_many's own get()s
+                calls.append(_name)
+            inside.append(_name)
+            try:
+                return _original(*args, **kwargs)
+            finally:
+                inside.pop()
+
+        monkeypatch.setattr(cache, name, spy)
+    with rates(user="50/min", token="10/min"):
+        answers = [api.get(SUBSCRIPTIONS) for _ in range(2)]
+    assert calls == ["get_many", "set_many"] * 2  # the user's and the token's counters
+    assert [a["X-RateLimit-Remaining"] for a in answers] == ["9", "8"]
+
+
+def test_the_reading_apps_count_against_the_same_allowance(alice):
+    """The reading-app protocols count through the single throttles: the same counters."""
+    from types import SimpleNamespace
+
+    from config.api.throttling import LiveUserRateThrottle
+
+    client = api_client_for(alice)
+    with rates(user="3/min", token="100/min"):
+        request = SimpleNamespace(user=alice, auth=None, META={}, _request=SimpleNamespace())
+        assert LiveUserRateThrottle().allow_request(request, None)
+        assert [client.get(SUBSCRIPTIONS).status_code for _ in range(3)] == [200, 200, 429]
+
+
 def test_public_endpoints_are_limited_per_address(db):
     with rates(schedule_preview="2/min"):
         codes = [
@@ -393,3 +429,26 @@ def test_a_client_re_reads_only_what_changed(api, owned):
     assert changed.status_code == 200
     assert changed.json()["name"] == "Renamed"
     assert changed["ETag"] != etag
+
+
+def test_a_query_without_parameters_is_read_once_per_serializer(api, monkeypatch):
+    """What an empty query reads is kept per query serializer (config.api.serializers.
+    read_query): the answer is the same, a query with parameters is still checked."""
+    from config.api import serializers as api_serializers
+    from inbox.api import InboxQuerySerializer
+
+    monkeypatch.setattr(api_serializers, "_EMPTY_QUERIES", {})
+    first = api.get("/api/v1/inbox/items")
+    assert api_serializers._EMPTY_QUERIES[InboxQuerySerializer]["state"] == "all"
+    built = []
+    original = InboxQuerySerializer.__init__
+
+    def counting(self, *args, **kwargs):
+        built.append(kwargs.get("data"))
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(InboxQuerySerializer, "__init__", counting)
+    again = api.get("/api/v1/inbox/items")
+    assert built == [] and again.json() == first.json()
+    assert_error(api.get("/api/v1/inbox/items?state=sometimes"), 400, "state")
+    assert built == [{"state": "sometimes"}]

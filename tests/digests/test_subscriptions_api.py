@@ -199,9 +199,9 @@ def test_saving_the_form_keeps_sources_it_cannot_show(client, alice, now):
 def test_the_list_is_written_byte_for_byte_as_its_serializer_writes_it(
     api, alice, zone, django_assert_max_num_queries
 ):
-    """The list writes each subscription with one SubscriptionSerializer kept for the process
-    (digests.subscriptions.api._subscription_writer): the same bytes as a fresh serializer per
-    request, dates in the active zone, a webhook, an address and source weights included."""
+    """The list writes each subscription from plain rows (digests.subscriptions.api.
+    subscription_rows): the same bytes as a fresh serializer per request, dates in the active
+    zone, a webhook (and one without), an address and source weights included."""
     from django.utils import timezone
     from rest_framework.renderers import JSONRenderer
 

@@ -4,6 +4,7 @@ the time that passed, the language — shows at once."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -34,13 +35,13 @@ def view(client, query: str = "") -> tuple[str, int, bool]:
     return response.content.decode(), len(captured.captured_queries), response.context is not None
 
 
-def test_a_repeated_view_comes_from_the_cache_with_three_queries(console, alice, now):
+def test_a_repeated_view_comes_from_the_cache_with_two_queries(console, alice, now):
     deliver(alice, [f"PostgreSQL note {n}" for n in range(30)], now=now, max_items=30)
     first, _queries, rendered = view(console)
     assert rendered
     again, queries, rendered = view(console)
     assert not rendered
-    assert queries == 3  # session, user, preferences (with the Inbox's version)
+    assert queries == 2  # session; the user with their preferences (the Inbox's version)
     assert again.count("PostgreSQL note") == first.count("PostgreSQL note") == 30
     assert CSRF_MARKER not in again
     assert "csrfmiddlewaretoken" in again
@@ -114,6 +115,58 @@ def test_turning_the_cache_off_serves_no_page_cached_before(console, alice, now,
     for _ in range(2):
         _page, _queries, rendered = view(console)
         assert rendered
+
+
+# --- The nav's counts (cached_badge_counts) ------------------------------------------------
+
+UNREAD_COUNT = re.compile(r'id="nav-unread"><span aria-hidden="true">(\d+)</span>')
+
+
+def nav_unread(client, url: str) -> tuple[int, int]:
+    """The unread count in the nav of the page at `url`, and the page's query count."""
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(url)
+    assert response.status_code == 200
+    return int(UNREAD_COUNT.search(response.content.decode()).group(1)), len(
+        captured.captured_queries
+    )
+
+
+def test_the_nav_counts_are_counted_once_per_inbox_version(console, alice, now, settings):
+    deliver(alice, ["PostgreSQL one", "PostgreSQL two"], now=now)
+    pages = (reverse("digests:list"), reverse("inbox:tokens"))
+    counts = [nav_unread(console, url) for url in pages for _ in range(2)]
+    assert [count for count, _queries in counts] == [2, 2, 2, 2]
+    settings.INBOX_COUNTS_CACHE_SECONDS = 0
+    counted = [nav_unread(console, url) for url in pages]
+    # The first page counted; every later page (either of them) read the counts kept.
+    assert counts[0][1] == counted[0][1]
+    assert counts[1][1] == counted[0][1] - 1
+    assert counts[3][1] == counted[1][1] - 1
+
+
+def test_the_nav_counts_follow_an_item_action_and_a_delivery(console, alice, now):
+    run = deliver(alice, ["PostgreSQL one", "PostgreSQL two"], now=now)
+    subscriptions = reverse("digests:list")
+    assert nav_unread(console, subscriptions)[0] == 2
+    item = run.items.order_by("rank").first()
+    console.post(reverse("inbox:item_act", args=[item.pk]), {"action": "read"})
+    assert nav_unread(console, subscriptions)[0] == 1
+    from tests.factories import add_item
+
+    add_item("PostgreSQL three", now=now)
+    run_again(run.subscription, now=now + timedelta(minutes=5))
+    assert nav_unread(console, subscriptions)[0] == 2
+
+
+def test_a_page_that_marks_its_item_read_counts_it_at_once(console, alice, now):
+    """The reader marks its item read before the page (and its nav) is rendered: the counts
+    kept under the version read at the start of the request are not the page's."""
+    run = deliver(alice, ["PostgreSQL one", "PostgreSQL two"], now=now)
+    assert nav_unread(console, reverse("digests:list"))[0] == 2
+    item = run.items.order_by("rank").first()
+    assert nav_unread(console, reverse("inbox:item_read", args=[item.pk]))[0] == 1
+    assert nav_unread(console, reverse("digests:list"))[0] == 1
 
 
 # --- The JSON API's Inbox list (cached_api_page) -------------------------------------------

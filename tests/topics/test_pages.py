@@ -425,3 +425,28 @@ def test_api_and_private_paths_never_touch_the_public_page_cache(client, topic, 
         assert not [key for _, key in asked if key.startswith("topics:page:")], path
     client.get(topic.get_absolute_url())
     assert [verb for verb, key in asked if key.startswith("topics:page:")] == ["get", "set"]
+
+
+def test_api_requests_skip_the_public_page_cache(alice, topic, monkeypatch):
+    """No API view is stored as a public page, so a token's request (no session cookie) does
+    not look one up: two cache reads fewer on every API call."""
+    from django.core.cache import cache
+
+    from tests.conftest import api_client_for
+
+    api = api_client_for(alice)
+    reads = []
+    original = cache.get
+
+    def spy(key, *args, **kwargs):
+        reads.append(key)
+        return original(key, *args, **kwargs)
+
+    monkeypatch.setattr(cache, "get", spy)
+    assert api.get("/api/v1/public/topics").status_code == 200
+    assert api.get("/api/v1/subscriptions").status_code == 200
+    assert not [key for key in reads if key.startswith("topics:page")]
+    from django.test import Client
+
+    Client().get(topic.get_absolute_url())  # a public page still looks
+    assert [key for key in reads if key.startswith("topics:page")]
