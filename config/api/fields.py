@@ -3,6 +3,7 @@
 DRF's own fields are lenient for HTML forms: "1" becomes 1, true becomes 1, 59.9 becomes 59,
 1 becomes "1", "yes" becomes True, and a ChoiceField matches 1 against "1". The API reads
 JSON only, so a client that sends the wrong type has a bug, and saying so beats guessing.
+A whole number written as 70.0 is the integer 70, as JSON Schema counts it.
 
 `Query*` fields read query-string text, where everything is a string: they take only the plain
 forms (ASCII digits, `true`/`false`, `YYYY-MM-DD`) — never "١٢", "+5", " 5" or "1e3".
@@ -10,6 +11,7 @@ forms (ASCII digits, `true`/`false`, `YYYY-MM-DD`) — never "١٢", "+5", " 5" 
 
 from __future__ import annotations
 
+import math
 import re
 from datetime import UTC, date, datetime
 from zoneinfo import available_timezones
@@ -35,6 +37,11 @@ class StrictIntegerField(serializers.IntegerField):
     }
 
     def to_internal_value(self, data):
+        # JSON has one number type: 30.0 is the integer 30 to JSON Schema (2020-12, which the
+        # OpenAPI 3.1 schema speaks), and to any client whose language writes whole floats
+        # that way. 59.9 is not a whole number; true is not a number.
+        if isinstance(data, float) and math.isfinite(data) and data.is_integer():
+            data = int(data)
         if isinstance(data, bool) or not isinstance(data, int):
             self.fail("invalid")
         return super().to_internal_value(data)

@@ -84,6 +84,20 @@ def test_a_wrong_type_is_refused_not_coerced(api, owned, change, field, fragment
     )
 
 
+def test_a_whole_number_written_as_a_float_is_that_integer(api, alice):
+    """JSON has one number type, and JSON Schema (the OpenAPI 3.1 schema's) counts 70.0 as an
+    integer: the fuzzer sent `{"subscription_id": 30.0}` and got a 400. A fraction still is
+    refused, in the body's lists as in its fields."""
+    created = api.post(SUBSCRIPTIONS, {**VALID, "name": "Floats", "min_score": 70.0})
+    assert created.status_code == 201, created.content
+    assert created.json()["min_score"] == 70
+    assert type(created.json()["min_score"]) is int
+    assert Subscription.objects.get(owner=alice, name="Floats").min_score == 70
+    fraction = api.post(SUBSCRIPTIONS, {**VALID, "name": "Fraction", "min_score": 70.5})
+    assert "whole number" in assert_error(fraction, 400, "min_score")["fields"]["min_score"]
+    assert not Subscription.objects.filter(owner=alice, name="Fraction").exists()
+
+
 @pytest.mark.parametrize("body", ["[]", "[1, 2]", "false", "null", "42", '"text"'])
 def test_a_body_that_is_not_an_object_is_refused(api, owned, body):
     for method, path in [
