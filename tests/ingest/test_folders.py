@@ -116,6 +116,7 @@ def test_the_sources_page_costs_the_same_queries_with_more_folders(client, alice
 
     create_folder(alice, "One", now=library[0].added_at)
     move_source(alice, library[0].pk, Folder.objects.get(name="One").pk)
+    queries()  # the first view counts the nav (then kept under the Inbox version)
     before = queries()
     for n in range(5):
         folder = create_folder(alice, f"Folder {n}", now=library[0].added_at)
