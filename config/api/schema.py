@@ -98,7 +98,9 @@ ERROR_DESCRIPTIONS = {
     "or, for an `Idempotency-Key`, the first request with it still being served; see `error`.",
     "422": "Well formed, but not usable as things are: an address that could not be fetched, "
     "content the server cannot read (a CSS selector, an OPML file), a feature this server is "
-    "not configured for (`not_configured`), or an `Idempotency-Key` used for a different "
+    "not configured for (`not_configured`), fields valid alone but not together or with what "
+    "is stored (`invalid_combination`), a time in the past or too far ahead "
+    "(`invalid_time`), or an `Idempotency-Key` used for a different "
     "request (`idempotency_key_reused`); see `error`.",
 }
 # The header inbox/idempotency.py reads; an operation that takes it can also answer 409 and 422.
