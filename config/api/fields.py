@@ -234,11 +234,18 @@ class StrictChoiceField(serializers.ChoiceField):
 
 
 class StrictListField(serializers.ListField):
+    """A list; `unique_items=True` says in the schema (`uniqueItems`) that the server refuses
+    an entry given twice (StrictListFieldExtension in config/api/schema.py)."""
+
     default_error_messages = {
         "not_a_list": _("Must be a list (a JSON array)."),
         "max_length": _("At most {max_length} entries."),
         "min_length": _("At least {min_length} entries."),
     }
+
+    def __init__(self, *, unique_items: bool = False, **kwargs):
+        self.unique_items = unique_items
+        super().__init__(**kwargs)
 
 
 class AwareDateTimeField(serializers.DateTimeField):

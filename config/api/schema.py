@@ -150,6 +150,19 @@ class StrictCharFieldExtension(OpenApiSerializerFieldExtension):
         return schema
 
 
+class StrictListFieldExtension(OpenApiSerializerFieldExtension):
+    """A list whose entries must differ says so (`uniqueItems`)."""
+
+    target_class = "config.api.fields.StrictListField"
+    match_subclasses = True
+
+    def map_serializer_field(self, auto_schema, direction):
+        schema = auto_schema._map_serializer_field(self.target, direction, bypass_extensions=True)
+        if getattr(self.target, "unique_items", False):
+            schema["uniqueItems"] = True
+        return schema
+
+
 class AwareDateTimeFieldExtension(OpenApiSerializerFieldExtension):
     """A moment the API reads says the form and the years it takes (config/api/fields.py)."""
 

@@ -306,7 +306,7 @@ def clean_input(data: dict, *, user, now: datetime, instance: Subscription | Non
             normalize_cron(cron)
             clean["cron"] = " ".join(str(cron).split())  # kept as typed: "@daily" stays readable
         except ScheduleError as exc:
-            errors[exc.field] = exc.message
+            (combination if exc.code == "invalid_combination" else errors)[exc.field] = exc.message
         clean["run_at"] = None
     elif run_at:
         if isinstance(run_at, str):

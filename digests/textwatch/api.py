@@ -79,7 +79,12 @@ class WatchInputSerializer(StrictSerializer):
     start_at = AwareDateTimeField(required=False, allow_null=True, default=None)
     end_at = AwareDateTimeField(required=False, allow_null=True, default=None)
     notify = StrictListField(
-        child=StrictChoiceField(choices=["inbox", "email", "push"]), required=False, max_length=3
+        child=StrictChoiceField(choices=["inbox", "email", "push"]),
+        required=False,
+        max_length=3,
+        unique_items=True,
+        help_text="Where a change is told besides Apprise: `inbox`, and `email` or `push` with "
+        "it; each once.",
     )
 
 

@@ -42,6 +42,7 @@ def _notify_field(**kwargs):
     return StrictListField(
         child=StrictChoiceField(choices=list(watches.NOTIFY_CHANNELS)),
         max_length=len(watches.NOTIFY_CHANNELS),
+        unique_items=True,
         help_text=NOTIFY_HELP,
         **kwargs,
     )

@@ -67,6 +67,15 @@ def test_a_subscription_needs_something_to_follow(api):
     assert Subscription.objects.count() == 0
 
 
+def test_a_cron_whose_fields_never_fire_together_is_422(api):
+    # Day 30 and month 2 are each valid; together they name no date.
+    response = create(api, cron="0 8 30 2 *")
+    assert response.status_code == 422, response.content
+    assert response.json()["error"]["code"] == "invalid_combination"
+    assert "never fires" in response.json()["error"]["fields"]["cron"]
+    assert Subscription.objects.count() == 0
+
+
 def test_a_field_s_own_rule_is_answered_before_a_combination(api):
     # Nothing to read (422) and a cron that never fires (400): the field's own rule wins.
     response = create(api, interests=[], topic="", cron="0 25 * * *")

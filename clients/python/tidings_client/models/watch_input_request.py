@@ -40,7 +40,8 @@ class WatchInputRequest:
         check_interval_minutes (int | Unset): 30-1440 minutes. Default: 60.
         start_at (datetime.datetime | None | Unset): No checks before this moment (ISO 8601 with an offset).
         end_at (datetime.datetime | None | Unset): No checks after this moment (ISO 8601 with an offset).
-        notify (list[NotifyEnum] | Unset): Where changes are told: `inbox`, `email`, `push`.
+        notify (list[NotifyEnum] | Unset): Where a change is told besides Apprise: `inbox`, and `email` or `push` with
+            it; each once.
     """
 
     url: str
