@@ -35,6 +35,7 @@ from config.api.pagination import (
     read_limit,
 )
 from config.api.responses import created as created_response
+from config.api.schema import ERROR_RESPONSE
 from config.api.serializers import ResponseSerializer, StrictSerializer, read_body, read_query
 from config.api.sync import updated_since_field
 from digests.models import RunItem
@@ -125,7 +126,9 @@ def _iso(value, zone) -> str | None:
 def _validate_range(serializer, data):
     since, until = data.get("from"), data.get("to")
     if since and until and until < since:
-        raise serializers.ValidationError({"to": _("Must be on or after `from`.")})
+        # Two valid dates that make no period (checked once each is valid): 422, as the admin
+        # stats answer an empty period — no schema states it.
+        raise APIInputError({"to": _("Must be on or after `from`.")}, code="empty_period")
     return data
 
 
@@ -184,9 +187,10 @@ class InboxItemListView(APIView):
         # A list, named as one (the generated client's `v1_inbox_items_list`).
         operation_id="v1_inbox_items_list",
         parameters=[InboxQuerySerializer, *_PAGE_PARAMETERS],
-        responses=page_of(InboxItemSerializer),
+        responses={200: page_of(InboxItemSerializer), 422: ERROR_RESPONSE},
         description="Delivered items, newest brief first and in the brief's order inside it. "
-        "Read forward with `next` (`previous` is always null).",
+        "Read forward with `next` (`previous` is always null). A `to` before `from` is 422 "
+        "`empty_period`.",
     )
     def get(self, request):
         query = read_query(InboxQuerySerializer, request, also=PAGE_PARAMS)

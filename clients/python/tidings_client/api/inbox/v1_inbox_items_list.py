@@ -111,6 +111,11 @@ def _parse_response(
 
         return response_406
 
+    if response.status_code == 422:
+        response_422 = Error.from_dict(response.json())
+
+        return response_422
+
     if response.status_code == 429:
         response_429 = Error.from_dict(response.json())
 
@@ -150,7 +155,7 @@ def sync_detailed(
     """List Inbox items
 
      Delivered items, newest brief first and in the brief's order inside it. Read forward with `next`
-    (`previous` is always null).
+    (`previous` is always null). A `to` before `from` is 422 `empty_period`.
 
     Changes: nothing.
 
@@ -216,7 +221,7 @@ def sync(
     """List Inbox items
 
      Delivered items, newest brief first and in the brief's order inside it. Read forward with `next`
-    (`previous` is always null).
+    (`previous` is always null). A `to` before `from` is 422 `empty_period`.
 
     Changes: nothing.
 
@@ -277,7 +282,7 @@ async def asyncio_detailed(
     """List Inbox items
 
      Delivered items, newest brief first and in the brief's order inside it. Read forward with `next`
-    (`previous` is always null).
+    (`previous` is always null). A `to` before `from` is 422 `empty_period`.
 
     Changes: nothing.
 
@@ -341,7 +346,7 @@ async def asyncio(
     """List Inbox items
 
      Delivered items, newest brief first and in the brief's order inside it. Read forward with `next`
-    (`previous` is always null).
+    (`previous` is always null). A `to` before `from` is 422 `empty_period`.
 
     Changes: nothing.
 
