@@ -1,7 +1,9 @@
 """Creating and changing subscriptions. The console forms and the API serializers both call
 these functions, so a rule is written once and every refusal names its field.
 
-Input rules raise SubscriptionInputError (HTTP 400); the tier's limits (billing/limits.py)
+Input rules raise SubscriptionInputError (HTTP 400 for a field's own rule, then 422 for fields
+valid alone but not together or with what is stored, `invalid_combination`, or a time already
+past, `invalid_time`); the tier's limits (billing/limits.py)
 raise billing.limits.TierLimitError (HTTP 403, code `tier_limit`) from inside the write's
 transaction, after taking the user's account lock, so racing requests cannot both pass."""
 

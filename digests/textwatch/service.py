@@ -58,7 +58,8 @@ DUE_BATCH = 100
 
 
 class WatchError(ServiceRefusal):
-    """Refused watch input, by field (HTTP 400)."""
+    """Refused watch input, by field: HTTP 400, or 422 by its code (`invalid_combination`,
+    `invalid_selector`, `invalid_pattern`…: config/api/error_codes.py)."""
 
 
 @dataclass

@@ -59,7 +59,8 @@ NAME_MAX_CHARS = 200
 
 
 class WatchSettingsError(ServiceRefusal):
-    """Refused watch settings, by field (HTTP 400)."""
+    """Refused watch settings, by field: HTTP 400, or 422 by its code (`invalid_combination`,
+    `not_configured`)."""
 
 
 @dataclass(frozen=True)
