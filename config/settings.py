@@ -375,6 +375,9 @@ SPECTACULAR_SETTINGS = {
         "RunStatusEnum": "digests.models.Run.Status",
         "TokenScopeEnum": "inbox.models.ApiToken.Scope",
         "TransferScopeEnum": "inbox.models.TransferCode.Scope",
+        # Two fields named `trigger`: a run's (why it ran) and a text watch's (when it tells).
+        "TriggerEnum": "digests.models.Run.Trigger",
+        "WatchTriggerEnum": "digests.textwatch.models.TextWatch.Trigger",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -126,8 +126,8 @@ def _iso(value, zone) -> str | None:
 def _validate_range(serializer, data):
     since, until = data.get("from"), data.get("to")
     if since and until and until < since:
-        # Two well-formed days in the wrong order: a period with nothing in it, which no schema
-        # states (422, as the admin statistics' `until` before `since`), not a broken rule (400).
+        # Two valid dates that make no period (checked once each is valid): 422, as the admin
+        # stats answer an empty period — no schema states it.
         raise APIInputError({"to": _("Must be on or after `from`.")}, code="empty_period")
     return data
 
@@ -189,7 +189,8 @@ class InboxItemListView(APIView):
         parameters=[InboxQuerySerializer, *_PAGE_PARAMETERS],
         responses={200: page_of(InboxItemSerializer), 422: ERROR_RESPONSE},
         description="Delivered items, newest brief first and in the brief's order inside it. "
-        "Read forward with `next` (`previous` is always null).",
+        "Read forward with `next` (`previous` is always null). A `to` before `from` is 422 "
+        "`empty_period`.",
     )
     def get(self, request):
         query = read_query(InboxQuerySerializer, request, also=PAGE_PARAMS)

@@ -36,6 +36,12 @@ ERROR_CODES: dict[str, str] = {
     "unreadable_url": "A notification URL of a known service that its plugin cannot read "
     "(HTTP 422).",
     "empty_period": "The period asked for is empty: its end is not after its start (HTTP 422).",
+    "invalid_combination": "Each field is valid on its own, but not together or with what is "
+    "stored (an end before the start, no schedule, nothing to read, a fixed language without "
+    "a locale, not exactly one of several parameters); the fields are named (HTTP 422).",
+    "invalid_pattern": "A regular expression that does not compile (HTTP 422).",
+    "invalid_time": "A time the operation cannot use as things are: not in the future, too "
+    "far ahead, or words for a time the server does not understand (HTTP 422).",
     "tier_limit": "A limit of the account's plan (HTTP 403).",
     "idempotency_key_reused": "The `Idempotency-Key` was sent before with a different request.",
     "import_in_progress": "An import of this account is already running.",
@@ -121,6 +127,9 @@ UNPROCESSABLE_CODES: frozenset[str] = frozenset(
         "no_outlines",
         "not_configured",
         "empty_period",
+        "invalid_combination",
+        "invalid_time",
+        "invalid_pattern",
         "unreadable_url",
     }
 )
@@ -132,6 +141,7 @@ REFUSAL_STATUS: dict[str, int] = {
     "taken": 409,
     "conflict": 409,
     "not_found": 404,
+    "already_delivered": 409,
     **dict.fromkeys(UNPROCESSABLE_CODES, 422),  # `too_large` too: a fetched page (a body is 413)
 }
 

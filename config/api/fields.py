@@ -112,6 +112,8 @@ DATETIME_PATTERN = (
     r"T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]{1,6})?"
     r"(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"
 )
+# A day as QueryDateField takes it (YYYY-MM-DD, the same years).
+DATE_PATTERN = r"^(19[7-9][0-9]|2[01][0-9]{2})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"
 DATETIME_SCHEMA = {"type": "string", "format": "date-time", "pattern": DATETIME_PATTERN}
 # An address the fetcher may be given: http(s), a host, a port it fetches from (80, 443,
 # 8000-8999: ingest/fetching/fetch.py; FETCH_EXTRA_ALLOWED_PORTS may add more, which the schema
@@ -138,11 +140,22 @@ class StrictCharField(serializers.CharField):
         "max_length": _("At most {max_length} characters."),
     }
 
-    def __init__(self, *, schema_pattern: str | None = None, **kwargs):
+    def __init__(
+        self,
+        *,
+        schema_pattern: str | None = None,
+        schema_enum: list[str] | None = None,
+        schema_format: str | None = None,
+        **kwargs,
+    ):
         kwargs.setdefault("trim_whitespace", False)
         super().__init__(**kwargs)
         if schema_pattern is not None:
             self.schema_pattern = schema_pattern
+        if schema_enum is not None:
+            self.schema_enum = schema_enum
+        if schema_format is not None:
+            self.schema_format = schema_format
 
     def to_internal_value(self, data):
         if not isinstance(data, str):
@@ -221,11 +234,18 @@ class StrictChoiceField(serializers.ChoiceField):
 
 
 class StrictListField(serializers.ListField):
+    """A list; `unique_items=True` says in the schema (`uniqueItems`) that the server refuses
+    an entry given twice (StrictListFieldExtension in config/api/schema.py)."""
+
     default_error_messages = {
         "not_a_list": _("Must be a list (a JSON array)."),
         "max_length": _("At most {max_length} entries."),
         "min_length": _("At least {min_length} entries."),
     }
+
+    def __init__(self, *, unique_items: bool = False, **kwargs):
+        self.unique_items = unique_items
+        super().__init__(**kwargs)
 
 
 class AwareDateTimeField(serializers.DateTimeField):

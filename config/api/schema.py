@@ -98,7 +98,9 @@ ERROR_DESCRIPTIONS = {
     "or, for an `Idempotency-Key`, the first request with it still being served; see `error`.",
     "422": "Well formed, but not usable as things are: an address that could not be fetched, "
     "content the server cannot read (a CSS selector, an OPML file), a feature this server is "
-    "not configured for (`not_configured`), or an `Idempotency-Key` used for a different "
+    "not configured for (`not_configured`), fields valid alone but not together or with what "
+    "is stored (`invalid_combination`), a time in the past or too far ahead "
+    "(`invalid_time`), or an `Idempotency-Key` used for a different "
     "request (`idempotency_key_reused`); see `error`.",
 }
 # The header inbox/idempotency.py reads; an operation that takes it can also answer 409 and 422.
@@ -145,6 +147,19 @@ class StrictCharFieldExtension(OpenApiSerializerFieldExtension):
         schema = auto_schema._map_serializer_field(self.target, direction, bypass_extensions=True)
         # StrictCharFields are inputs (bodies and query parameters) only.
         schema.update(self.target.schema_extra())
+        return schema
+
+
+class StrictListFieldExtension(OpenApiSerializerFieldExtension):
+    """A list whose entries must differ says so (`uniqueItems`)."""
+
+    target_class = "config.api.fields.StrictListField"
+    match_subclasses = True
+
+    def map_serializer_field(self, auto_schema, direction):
+        schema = auto_schema._map_serializer_field(self.target, direction, bypass_extensions=True)
+        if getattr(self.target, "unique_items", False):
+            schema["uniqueItems"] = True
         return schema
 
 

@@ -92,10 +92,11 @@ class CacheResult:
 class ClearError(ValueError):
     """A clear request that names no scope, several, or a malformed one."""
 
-    def __init__(self, field: str, message: str):
+    def __init__(self, field: str, message: str, *, code: str = "invalid"):
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
+        self.code = code
 
 
 # --- Keys -------------------------------------------------------------------------------
@@ -502,7 +503,13 @@ def clear(
 ) -> int:
     """Delete the entry with `key`, the entries created before `before` (a date means its
     start, 00:00 UTC), the expired ones, or all of them — exactly one scope. The statistics
-    are kept. A request computing a cleared key keeps its result but does not store it."""
+    are kept. A request computing a cleared key keeps its result but does not store it.
+    Each scope's own form is checked first; then exactly one (`invalid_combination`)."""
+    key = key.strip().lower()
+    if key and not _KEY_PATTERN.fullmatch(key):
+        raise ClearError("key", "A key is the 64-character hex digest shown in the admin.")
+    if isinstance(before, datetime) and before.tzinfo is None:
+        raise ClearError("before", "Give the time with its UTC offset.")
     scopes = [
         name
         for name, given in (
@@ -515,17 +522,16 @@ def clear(
     ]
     if len(scopes) != 1:
         field = scopes[1] if len(scopes) > 1 else "scope"
-        raise ClearError(field, "Choose exactly one of: a key, a date, expired, or all.")
+        raise ClearError(
+            field,
+            "Choose exactly one of: a key, a date, expired, or all.",
+            code="invalid_combination",
+        )
     if key:
-        key = key.strip().lower()
-        if not _KEY_PATTERN.fullmatch(key):
-            raise ClearError("key", "A key is the 64-character hex digest shown in the admin.")
         entries = Entry.objects.filter(key=key)
     elif before is not None:
         if not isinstance(before, datetime):
             before = datetime.combine(before, clock_time.min, tzinfo=UTC)
-        elif before.tzinfo is None:
-            raise ClearError("before", "Give the time with its UTC offset.")
         entries = Entry.objects.filter(created_at__lt=before)
     elif expired:
         entries = Entry.objects.filter(expires_at__lte=now)

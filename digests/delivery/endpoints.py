@@ -23,9 +23,12 @@ ROTATION_OVERLAP = timedelta(hours=24)
 
 
 class WebhookURLError(ValueError):
-    def __init__(self, message: str):
+    """`code`: `invalid`, or the fetch policy's (`refused_by_policy`: a private address)."""
+
+    def __init__(self, message: str, code: str = "invalid"):
         super().__init__(message)
         self.message = message
+        self.code = code
 
 
 def check_url(url: str) -> str:
@@ -36,14 +39,18 @@ def check_url(url: str) -> str:
     if len(url) > MAX_URL_LENGTH:
         raise WebhookURLError(_("At most %(count)s characters.") % {"count": MAX_URL_LENGTH})
     try:
-        target = fetch.parse_target(url)
-        try:
-            ipaddress.ip_address(target.host.strip("[]"))
-        except ValueError:
-            return url  # a host name: resolved and checked on every send
-        fetch.resolve_checked(target)  # a literal address: checked now, no lookup needed
+        target = fetch.parse_target(url)  # the address's form (the schema's pattern): 400
     except fetch.FetchError as exc:
         raise WebhookURLError(exc.message) from None
+    try:
+        ipaddress.ip_address(target.host.strip("[]"))
+    except ValueError:
+        return url  # a host name: resolved and checked on every send
+    try:
+        fetch.resolve_checked(target)  # a literal address: checked now, no lookup needed
+    except fetch.FetchError as exc:
+        # A well-formed address the policy does not post to (a private one): 422, its code.
+        raise WebhookURLError(exc.message, getattr(exc, "code", "") or "invalid") from None
     return url
 
 

@@ -12,7 +12,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api.errors import APIInputError
-from config.api.fields import AwareDateTimeField, QueryDateField
+from config.api.fields import (
+    DATE_PATTERN,
+    DATETIME_PATTERN,
+    AwareDateTimeField,
+    QueryDateField,
+)
 from config.api.permissions import IsStaffToken
 from digests.ai import combination_cache
 from digests.subscriptions import source_sets
@@ -103,8 +108,24 @@ def _before(raw: str) -> date | datetime | None:
 class CacheEntriesView(StaffTokenAPIView):
     @extend_schema(
         parameters=[
-            OpenApiParameter("key", str, description="Clear the entry with this key."),
-            OpenApiParameter("before", str, description="Clear entries created before this."),
+            OpenApiParameter(
+                "key",
+                {"type": "string", "pattern": r"^\s*([0-9a-fA-F]{64})?\s*$"},
+                description="Clear the entry with this key (its 64-character hex digest).",
+            ),
+            OpenApiParameter(
+                "before",
+                {
+                    "type": "string",
+                    "anyOf": [
+                        {"format": "date", "pattern": DATE_PATTERN},
+                        {"format": "date-time", "pattern": DATETIME_PATTERN},
+                        {"pattern": r"^\s*$"},
+                    ],
+                },
+                description="Clear entries created before this: a date (its start, UTC) or a "
+                "time with its UTC offset.",
+            ),
             OpenApiParameter("expired", bool, description="Clear the expired entries."),
             OpenApiParameter("all", bool, description="Clear every entry."),
         ],
@@ -112,7 +133,8 @@ class CacheEntriesView(StaffTokenAPIView):
             200: inline_serializer("CacheClearResult", {"deleted": serializers.IntegerField()})
         },
         description="Clear combination cache entries; exactly one of key, before, expired, "
-        "all. The hit and miss counters are kept.",
+        "all (none or several: 422 `invalid_combination`, naming the second one or `scope`). "
+        "The hit and miss counters are kept.",
     )
     def delete(self, request):
         params = request.query_params
@@ -125,7 +147,7 @@ class CacheEntriesView(StaffTokenAPIView):
                 everything=_flag(params, "all"),
             )
         except combination_cache.ClearError as exc:
-            raise APIInputError({exc.field: exc.message}) from None
+            raise APIInputError({exc.field: exc.message}, code=exc.code) from None
         return Response({"deleted": deleted})
 
 

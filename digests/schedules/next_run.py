@@ -34,10 +34,14 @@ _MAX_DST_SHIFT = timedelta(hours=2)
 
 
 class ScheduleError(ValueError):
-    def __init__(self, field: str, message: str):
+    """`code`: `invalid` (a field's form), or `invalid_combination` for an expression whose
+    fields are each valid but name no calendar date together (30 February): HTTP 422."""
+
+    def __init__(self, field: str, message: str, code: str = "invalid"):
         super().__init__(message)
         self.field = field
         self.message = message
+        self.code = code
 
 
 def validate_timezone(name: str) -> ZoneInfo:
@@ -110,6 +114,7 @@ def _normalize_cron(expression: str) -> str:
             "cron",
             _("%(expression)s never fires: no calendar date matches it (e.g. 30 February).")
             % {"expression": repr(expression)},
+            code="invalid_combination",
         ) from None
     return expression
 

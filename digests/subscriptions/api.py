@@ -49,7 +49,7 @@ from config.api.sync import read_updated_since, updated_since_parameter
 from config.api.throttling import ScopedIPRateThrottle, wait_before_another
 from config.moments import moment
 from digests.ai import llm
-from digests.delivery import endpoints, service
+from digests.delivery import endpoints, service, subject
 from digests.delivery.addresses import recipient_for
 from digests.models import (
     MAX_ITEMS_HARD_CAP,
@@ -219,13 +219,15 @@ class SubscriptionSerializer(ResponseModelSerializer):
         return data
 
 
-def _schedule_rule(check, value: str) -> str:
+def _schedule_rule(check, value: str, *, combination: bool = True) -> str:
     """`value` when digests.schedules.next_run's `check` takes it, else its message as a field
-    error."""
+    error. With `combination=False` an expression whose fields are valid but never fire
+    together passes: the service refuses it after the other fields (422)."""
     try:
         check(value)
     except schedule.ScheduleError as exc:
-        raise serializers.ValidationError(exc.message) from None
+        if exc.code == "invalid" or combination:
+            raise serializers.ValidationError(exc.message) from None
     return value
 
 
@@ -333,7 +335,18 @@ class SubscriptionInputSerializer(StrictSerializer):
         r"([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$",
         help_text="Empty: your account's.",
     )
-    email_subject = StrictCharField(max_length=200, allow_blank=True, required=False)
+    email_subject = StrictCharField(
+        max_length=200,
+        allow_blank=True,
+        required=False,
+        # One line; braces only as a placeholder the subject knows or doubled (digests/delivery/
+        # subject.py checks the same).
+        schema_pattern=r"^([^{}\x00\r\n]|\{\{|\}\}|\{("
+        + "|".join(subject.PLACEHOLDERS)
+        + r")\})+$",
+        help_text="The e-mail's subject, one line, with {name}, {date}, {count} or {topic}; "
+        "empty: the brief's default subject.",
+    )
     webhook_url = HttpUrlField(
         allow_blank=True,
         required=False,
@@ -343,7 +356,7 @@ class SubscriptionInputSerializer(StrictSerializer):
     # The schedule's rules are checked here too (the same functions as the service) so that
     # one answer names every refused field, not only those the types let through.
     def validate_cron(self, value: str) -> str:
-        return _schedule_rule(schedule.normalize_cron, value) if value else value
+        return _schedule_rule(schedule.normalize_cron, value, combination=False) if value else value
 
     def validate_timezone(self, value: str) -> str:
         return _schedule_rule(schedule.validate_timezone, value)

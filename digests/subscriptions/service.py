@@ -1,7 +1,9 @@
 """Creating and changing subscriptions. The console forms and the API serializers both call
 these functions, so a rule is written once and every refusal names its field.
 
-Input rules raise SubscriptionInputError (HTTP 400); the tier's limits (billing/limits.py)
+Input rules raise SubscriptionInputError (HTTP 400 for a field's own rule, then 422 for fields
+valid alone but not together or with what is stored, `invalid_combination`, or a time already
+past, `invalid_time`); the tier's limits (billing/limits.py)
 raise billing.limits.TierLimitError (HTTP 403, code `tier_limit`) from inside the write's
 transaction, after taking the user's account lock, so racing requests cannot both pass."""
 
@@ -187,6 +189,11 @@ def _int_in_range(value, field, low, high, errors) -> int | None:
 def clean_input(data: dict, *, user, now: datetime, instance: Subscription | None = None) -> dict:
     """Validate the fields present in `data` (all of them on create); return clean values."""
     errors: dict[str, str] = {}
+    # Fields each valid alone but refused together, with what is stored or against the clock:
+    # checked after each field's own rules (400), answered 422 (`invalid_combination`,
+    # `invalid_time`) — no schema can state them.
+    combination: dict[str, str] = {}
+    too_early: dict[str, str] = {}
     not_yours: dict[str, str] = {}
     creating = instance is None
     clean: dict = {}
@@ -253,13 +260,19 @@ def clean_input(data: dict, *, user, now: datetime, instance: Subscription | Non
         mode = clean.get("language_mode", instance.language_mode if instance else None)
         locale = clean.get("output_locale", instance.output_locale if instance else "")
         fixed = mode == Subscription.LanguageMode.FIXED
-        if locale and locale not in OUTPUT_LOCALES and ("output_locale" in data or fixed):
+        if locale and locale not in OUTPUT_LOCALES and "output_locale" in data:
             errors["output_locale"] = _("Choose one of %(choices)s; got %(value)s.") % {
                 "choices": ", ".join(OUTPUT_LOCALES),
                 "value": repr(locale[:40]),
             }
+        elif locale and locale not in OUTPUT_LOCALES and fixed:
+            # The stored locale (no longer offered) with a fixed language asked for now.
+            combination["output_locale"] = _("Choose one of %(choices)s; got %(value)s.") % {
+                "choices": ", ".join(OUTPUT_LOCALES),
+                "value": repr(locale[:40]),
+            }
         elif fixed and not locale:
-            errors["output_locale"] = _(
+            combination["output_locale"] = _(
                 "A fixed language needs an output_locale: one of %(choices)s."
             ) % {"choices": ", ".join(OUTPUT_LOCALES)}
     for field in ("summaries_enabled", "narrative_enabled", "email_enabled"):
@@ -268,7 +281,8 @@ def clean_input(data: dict, *, user, now: datetime, instance: Subscription | Non
                 errors[field] = _("Must be true or false.")
             clean[field] = bool(data[field])
 
-    _clean_delivery(data, clean, errors, instance)
+    refused_url: dict[str, str] = {}
+    _clean_delivery(data, clean, errors, instance, refused_url)
 
     # Schedule: a cron expression (with a timezone) or a one-off run_at.
     timezone_name = data.get("timezone", instance.timezone if instance else "UTC")
@@ -284,7 +298,7 @@ def clean_input(data: dict, *, user, now: datetime, instance: Subscription | Non
         # schedule; how often the page is checked is the watch's setting.
         if cron or run_at:
             field = "cron" if cron else "run_at"
-            errors[field] = _(
+            combination[field] = _(
                 "A watch notifies when its page changes and has no schedule; change how often "
                 "the page is checked in the watch's settings."
             )
@@ -294,7 +308,7 @@ def clean_input(data: dict, *, user, now: datetime, instance: Subscription | Non
             normalize_cron(cron)
             clean["cron"] = " ".join(str(cron).split())  # kept as typed: "@daily" stays readable
         except ScheduleError as exc:
-            errors[exc.field] = exc.message
+            (combination if exc.code == "invalid_combination" else errors)[exc.field] = exc.message
         clean["run_at"] = None
     elif run_at:
         if isinstance(run_at, str):
@@ -306,11 +320,11 @@ def clean_input(data: dict, *, user, now: datetime, instance: Subscription | Non
         if run_at is not None and run_at.tzinfo is None:
             errors["run_at"] = _("Must include a UTC offset (or be chosen with a timezone).")
         elif run_at is not None and run_at <= now:
-            errors["run_at"] = _("Must be in the future.")
+            too_early["run_at"] = _("Must be in the future.")
         clean["cron"] = ""
         clean["run_at"] = run_at
     elif creating or "cron" in data or "run_at" in data:
-        errors["cron"] = _("Give a schedule: a cron expression, or a one-off run_at time.")
+        combination["cron"] = _("Give a schedule: a cron expression, or a one-off run_at time.")
 
     if "source_ids" in data:
         ids = data["source_ids"] or []
@@ -348,17 +362,24 @@ def clean_input(data: dict, *, user, now: datetime, instance: Subscription | Non
     has_sources = bool(source_ids) or (
         instance is not None and source_ids is None and instance.sources.exists()
     )
-    if creating and not (topic or interests or has_sources) and "name" not in errors:
-        errors["topic"] = _("Give a topic, some interests, or at least one source.")
+    if creating and not (topic or interests or has_sources):
+        combination["topic"] = _("Give a topic, some interests, or at least one source.")
     if errors:
         raise SubscriptionInputError(errors)
+    if refused_url:
+        code = refused_url.pop("code")
+        raise SubscriptionInputError(refused_url, code=code)
+    if combination:
+        raise SubscriptionInputError(combination, code="invalid_combination")
+    if too_early:
+        raise SubscriptionInputError(too_early, code="invalid_time")
     if not_yours:
         # Only once the input is right: ids that name nothing of the user's (404 in the API).
         raise SubscriptionInputError(not_yours, code="not_found")
     return clean
 
 
-def _clean_delivery(data: dict, clean: dict, errors: dict, instance) -> None:
+def _clean_delivery(data: dict, clean: dict, errors: dict, instance, refused: dict) -> None:
     """Email and webhook settings (SPEC §11)."""
     if "email_to" in data:
         address = str(data["email_to"] or "").strip().lower()
@@ -377,7 +398,12 @@ def _clean_delivery(data: dict, clean: dict, errors: dict, instance) -> None:
         try:
             clean["webhook_url"] = endpoints.check_url(str(data["webhook_url"] or ""))
         except endpoints.WebhookURLError as exc:
-            errors["webhook_url"] = exc.message
+            if exc.code == "invalid":
+                errors["webhook_url"] = exc.message
+            else:
+                # The fetch policy's refusal (a private address): 422 with its code.
+                refused["webhook_url"] = exc.message
+                refused["code"] = exc.code
     # A permanent refusal shown on the subscription is about the old settings: a new address,
     # or email turned on again, starts afresh.
     changed = any(

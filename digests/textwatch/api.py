@@ -27,6 +27,10 @@ from digests.models import Subscription
 from digests.textwatch import apprise, service
 from digests.textwatch.diffing import diff_texts
 from digests.textwatch.models import AppriseTarget, TextWatch
+from digests.textwatch.rules import NUMBER_PATTERN
+from digests.watches.check_interval import MAX_CHECK_MINUTES, MIN_CHECK_MINUTES
+
+TRIGGERS = list(TextWatch.Trigger.values)
 
 HISTORY_SHOWN = 20
 _LIST = {"required": False, "max_length": 20}
@@ -50,6 +54,7 @@ class WatchInputSerializer(StrictSerializer):
     ignore_numbers = StrictBooleanField(required=False, default=False)
     # Checked by the service (a plain string here: "trigger" names another enum already).
     trigger = StrictCharField(
+        schema_enum=TRIGGERS,
         max_length=16,
         required=False,
         default="any",
@@ -57,13 +62,29 @@ class WatchInputSerializer(StrictSerializer):
     )
     trigger_text = StrictCharField(max_length=200, required=False, allow_blank=True, default="")
     trigger_number = StrictCharField(
-        max_length=30, required=False, allow_blank=True, default="", help_text="A number."
+        max_length=30,
+        required=False,
+        allow_blank=True,
+        default="",
+        schema_pattern=NUMBER_PATTERN,
+        help_text="A number (`-12.5`), needed by 'above' and 'below'.",
     )
-    check_interval_minutes = StrictIntegerField(required=False, default=60)
+    check_interval_minutes = StrictIntegerField(
+        required=False,
+        default=60,
+        min_value=MIN_CHECK_MINUTES,
+        max_value=MAX_CHECK_MINUTES,
+        help_text=f"{MIN_CHECK_MINUTES}-{MAX_CHECK_MINUTES} minutes.",
+    )
     start_at = AwareDateTimeField(required=False, allow_null=True, default=None)
     end_at = AwareDateTimeField(required=False, allow_null=True, default=None)
     notify = StrictListField(
-        child=StrictChoiceField(choices=["inbox", "email", "push"]), required=False, max_length=3
+        child=StrictChoiceField(choices=["inbox", "email", "push"]),
+        required=False,
+        max_length=3,
+        unique_items=True,
+        help_text="Where a change is told besides Apprise: `inbox`, and `email` or `push` with "
+        "it; each once.",
     )
 
 

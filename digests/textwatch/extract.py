@@ -64,7 +64,10 @@ def check_selector(kind: str, selector: str) -> str:
     if not kind:
         return ""
     if not selector:
-        raise ExtractError(_("Enter the selector of the part to watch, or watch the whole page."))
+        raise ExtractError(
+            _("Enter the selector of the part to watch, or watch the whole page."),
+            code="invalid_combination",
+        )
     if len(selector) > SELECTOR_MAX_CHARS:
         raise ExtractError(
             _("The selector is longer than %(limit)d characters.") % {"limit": SELECTOR_MAX_CHARS}

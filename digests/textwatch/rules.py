@@ -18,6 +18,8 @@ from django.utils.translation import gettext as _
 
 RULES_MAX = 20
 RULE_MAX_CHARS = 200
+# A threshold as the API takes it (the schema's pattern, checked whatever the trigger).
+NUMBER_PATTERN = r"^-?[0-9]{1,14}(\.[0-9]{1,12})?$"
 REGEX_TIMEOUT_SECONDS = 0.2
 # Long runs of one character and of alternating ones: what makes nested quantifiers explode.
 _PROBES = ("a" * 2000 + "!", "a " * 1000 + "!", "1" * 2000 + "x", "ab" * 1000 + "!")
@@ -64,6 +66,7 @@ def clean_ignore_regex(value) -> list[str]:
                 _("%(pattern)r is not a valid regular expression: %(detail)s")
                 % {"pattern": pattern, "detail": exc},
                 field="ignore_regex",
+                code="invalid_pattern",
             ) from None
         try:
             for probe in _PROBES:
@@ -118,9 +121,13 @@ def clean_trigger(kind: str, text: str, number) -> tuple[str, str, Decimal | Non
             code="invalid_choice",
         )
     text = (text or "").strip() if isinstance(text, str) else ""
+    if isinstance(number, str) and number and not re.fullmatch(NUMBER_PATTERN, number):
+        raise RuleError(_("Enter the threshold as a number, e.g. 1299.5."), field="trigger_number")
     if kind in ("appears", "disappears"):
         if not text:
-            raise RuleError(_("Enter the text to look for."), field="trigger_text")
+            raise RuleError(
+                _("Enter the text to look for."), field="trigger_text", code="invalid_combination"
+            )
         if len(text) > RULE_MAX_CHARS:
             raise RuleError(
                 _("The text is longer than %(limit)d characters.") % {"limit": RULE_MAX_CHARS},
@@ -128,6 +135,12 @@ def clean_trigger(kind: str, text: str, number) -> tuple[str, str, Decimal | Non
             )
         return kind, text, None
     if kind in ("above", "below"):
+        if number in (None, ""):
+            raise RuleError(
+                _("Enter the threshold as a number."),
+                field="trigger_number",
+                code="invalid_combination",
+            )
         try:
             value = Decimal(str(number).strip())
             if not value.is_finite() or abs(value) >= Decimal(10) ** 14:

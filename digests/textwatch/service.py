@@ -58,7 +58,8 @@ DUE_BATCH = 100
 
 
 class WatchError(ServiceRefusal):
-    """Refused watch input, by field (HTTP 400)."""
+    """Refused watch input, by field: HTTP 400, or 422 by its code (`invalid_combination`,
+    `invalid_selector`, `invalid_pattern`…: config/api/error_codes.py)."""
 
 
 @dataclass
@@ -113,13 +114,16 @@ def clean_input(data: dict) -> dict:
             }
         )
     start_at, end_at = data.get("start_at"), data.get("end_at")
-    if start_at and end_at and end_at <= start_at:
-        raise WatchError({"end_at": _("The end must come after the start.")})
     ignore_numbers = data.get("ignore_numbers", False)
     if not isinstance(ignore_numbers, bool):
         raise WatchError({"ignore_numbers": _("Must be true or false.")})
     name = " ".join(str(data.get("name") or "").split())[:NAME_MAX_CHARS]
     channels = clean_channels(data.get("notify") or ["inbox"])
+    # Two valid moments that make no period: refused after each field's own rules (HTTP 422).
+    if start_at and end_at and end_at <= start_at:
+        raise WatchError(
+            {"end_at": _("The end must come after the start.")}, code="invalid_combination"
+        )
     return {
         "notify": channels,
         "url": url,
@@ -161,7 +165,7 @@ def clean_channels(value) -> tuple[str, ...]:
     try:
         channels = clean_notify(value)
     except WatchSettingsError as exc:
-        raise WatchError(exc.errors) from None
+        raise WatchError(exc.errors, code=exc.code) from None
     if not channels:
         raise WatchError({"notify": _("A text watch tells at least the Inbox.")})
     return channels
@@ -179,7 +183,9 @@ def preview(data: dict) -> dict:
     except extract.ExtractError as exc:
         raise _refuse(exc) from None
     except TimeoutError:
-        raise WatchError({"ignore_regex": _("A pattern takes too long on this page.")}) from None
+        raise WatchError(
+            {"ignore_regex": _("A pattern takes too long on this page.")}, code="too_slow"
+        ) from None
     return {"text": text, "compared": compared, "number": rules.first_number(compared)}
 
 
@@ -220,7 +226,9 @@ def _read_now(clean: dict) -> str:
     except extract.ExtractError as exc:
         raise _refuse(exc) from None
     except TimeoutError:
-        raise WatchError({"ignore_regex": _("A pattern takes too long on this page.")}) from None
+        raise WatchError(
+            {"ignore_regex": _("A pattern takes too long on this page.")}, code="too_slow"
+        ) from None
 
 
 def add_watch(user, data: dict, *, now: datetime) -> TextWatch:

@@ -59,7 +59,8 @@ NAME_MAX_CHARS = 200
 
 
 class WatchSettingsError(ServiceRefusal):
-    """Refused watch settings, by field (HTTP 400)."""
+    """Refused watch settings, by field: HTTP 400, or 422 by its code (`invalid_combination`,
+    `not_configured`)."""
 
 
 @dataclass(frozen=True)
@@ -86,17 +87,20 @@ def clean_channels(value) -> tuple[str, ...]:
     if len(set(value)) != len(value):
         raise WatchSettingsError({"notify": _("Name each channel once.")})
     if value and INBOX not in value:
+        # Each channel is valid; email or push without the Inbox is not (HTTP 422).
         raise WatchSettingsError(
             {
                 "notify": _(
                     "Email and push notifications send the Inbox's brief of the change: "
                     "include “inbox”, or choose no channel at all."
                 )
-            }
+            },
+            code="invalid_combination",
         )
     if PUSH in value and not push.configured():
         raise WatchSettingsError(
-            {"notify": _("Web Push is off on this server (no VAPID keys are set).")}
+            {"notify": _("Web Push is off on this server (no VAPID keys are set).")},
+            code="not_configured",
         )
     return tuple(c for c in NOTIFY_CHANNELS if c in value)
 

@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.parsers import BaseParser
@@ -31,7 +31,7 @@ from inbox.models import ImportJob, TransferCode
 from inbox.portability import import_jobs, importing, transfer
 from inbox.portability.export import encoded_chunks, stream_export
 from inbox.portability.importing import max_import_bytes
-from inbox.portability.schema import EXPORT_COMPONENT
+from inbox.portability.schema import EXPORT_COMPONENT, IMPORT_VALUE_COMPONENT
 from inbox.tasks import enqueue_import
 
 EXPORT_CONTENT_TYPE = "application/json"
@@ -104,6 +104,15 @@ class ExportDocumentParser(BaseParser):
         return {"file": spool}
 
 
+@extend_schema_field({"$ref": f"#/components/schemas/{IMPORT_VALUE_COMPONENT}"})
+class ImportValueField(serializers.JSONField):
+    """A free-form member of an imported document (checked by the import job)."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("allow_null", True)
+        super().__init__(**kwargs)
+
+
 class ExportDocumentSerializer(StrictSerializer):
     """The document's top level, for the schema, and checked at once by `POST /import` (a 400
     naming the member: an unknown one, a missing one, a list that is not a list); every part is
@@ -112,25 +121,19 @@ class ExportDocumentSerializer(StrictSerializer):
 
     format = StrictChoiceField(choices=[importing.FORMAT])
     exported_at = StrictCharField(help_text="ISO 8601 date and time with a UTC offset.")
-    instance = serializers.JSONField(allow_null=True, help_text="{url, software}")
+    instance = ImportValueField(help_text="{url, software}")
     scope = StrictChoiceField(choices=TransferCode.Scope.choices)
-    account = serializers.JSONField(
-        allow_null=True, help_text="{id, email} on the exporting instance"
-    )
-    preferences = serializers.JSONField(
-        allow_null=True, help_text="{ui_locale, timezone, locale_mode}"
-    )
+    account = ImportValueField(help_text="{id, email} on the exporting instance")
+    preferences = ImportValueField(help_text="{ui_locale, timezone, locale_mode}")
     folders = StrictListField(
-        child=serializers.JSONField(allow_null=True),
+        child=ImportValueField(),
         required=False,
         help_text="The library's folders (older documents have none).",
     )
-    sources = StrictListField(child=serializers.JSONField(allow_null=True))
-    subscriptions = StrictListField(child=serializers.JSONField(allow_null=True))
-    runs = StrictListField(
-        child=serializers.JSONField(allow_null=True), help_text="With their items."
-    )
-    content_states = StrictListField(child=serializers.JSONField(allow_null=True))
+    sources = StrictListField(child=ImportValueField())
+    subscriptions = StrictListField(child=ImportValueField())
+    runs = StrictListField(child=ImportValueField(), help_text="With their items.")
+    content_states = StrictListField(child=ImportValueField())
 
 
 def check_top_level(body) -> None:

@@ -136,6 +136,29 @@ def validate(document, rule: dict | None = None, path: tuple = ()) -> None:
 # --- In the OpenAPI document ------------------------------------------------------------------
 
 EXPORT_COMPONENT = "ExportDocument"
+# What an import's free-form members hold, as the API's JSON rules take it (config/api/parsers.py,
+# inbox/portability/reader.py): any JSON value whose text — strings and object keys alike, at
+# every depth — has no NUL character. Recursive, which JSON Schema 2020-12 (OpenAPI 3.1) allows;
+# `propertyNames` says it of the keys. Nesting past 20 levels is refused too (`too_deep`).
+IMPORT_VALUE_COMPONENT = "ImportJsonValue"
+_NO_NUL = r"^[^\x00]*$"
+_IMPORT_VALUE_REF = {"$ref": f"#/components/schemas/{IMPORT_VALUE_COMPONENT}"}
+IMPORT_VALUE_SCHEMA = {
+    "description": "Any JSON value with no NUL character in its strings or its keys, at most "
+    "20 levels deep (the import job checks what each member must be).",
+    "anyOf": [
+        {"type": "null"},
+        {"type": "boolean"},
+        {"type": "number"},
+        {"type": "string", "pattern": _NO_NUL},
+        {"type": "array", "items": _IMPORT_VALUE_REF},
+        {
+            "type": "object",
+            "propertyNames": {"pattern": _NO_NUL},
+            "additionalProperties": _IMPORT_VALUE_REF,
+        },
+    ],
+}
 
 
 def _component_name(definition: str) -> str:
@@ -164,4 +187,21 @@ def document_export_format(result, generator, request, public):
     schemas[EXPORT_COMPONENT] = _with_component_refs(top)
     for name, rule in schema["$defs"].items():
         schemas[_component_name(name)] = _with_component_refs(rule)
+    schemas[IMPORT_VALUE_COMPONENT] = IMPORT_VALUE_SCHEMA
+    for name, component in schemas.items():
+        if name.startswith("ExportDocument") and name != EXPORT_COMPONENT:
+            schemas[name] = _without_null_choice(component)
     return result
+
+
+def _without_null_choice(node):
+    """`oneOf: [ImportJsonValue, null]` (drf-spectacular's nullable) as the reference alone:
+    the component takes null itself, and a null matching both choices would fail `oneOf`."""
+    if isinstance(node, list):
+        return [_without_null_choice(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    choices = node.get("oneOf")
+    if choices and _IMPORT_VALUE_REF in choices and {"type": "null"} in choices:
+        node = {k: v for k, v in node.items() if k != "oneOf"} | _IMPORT_VALUE_REF
+    return {key: _without_null_choice(value) for key, value in node.items()}

@@ -28,8 +28,8 @@ class SavePageSerializer(StrictSerializer):
         max_length=100,
         required=False,
         allow_blank=True,
-        default="",
         schema_pattern=DATETIME_PATTERN,
+        schema_format="date-time",
         help_text="An exact ISO 8601 time with a UTC offset; overrides `when`.",
     )
     name = StrictCharField(
@@ -70,7 +70,7 @@ class SavePageView(APIView):
                 request.user,
                 data["url"],
                 when=data["when"],
-                deliver_at=data["deliver_at"] or None,
+                deliver_at=data.get("deliver_at") or None,
                 name=data["name"],
                 now=timezone.now(),
             )

@@ -317,11 +317,14 @@ def parse_when(when: str, *, zone_name: str, now: datetime) -> datetime:
 
 
 def _check_range(instant: datetime, field: str, now: datetime) -> datetime:
+    # A well-formed time that is past or too far ahead depends on the clock, not on the
+    # request's form: `invalid_time`, HTTP 422 in the API.
     if instant <= now:
-        raise ReadingListError({field: _("Must be in the future.")})
+        raise ReadingListError({field: _("Must be in the future.")}, code="invalid_time")
     if instant > now + MAX_AHEAD:
         raise ReadingListError(
-            {field: _("Must be within the next %(days)d days.") % {"days": MAX_AHEAD.days}}
+            {field: _("Must be within the next %(days)d days.") % {"days": MAX_AHEAD.days}},
+            code="invalid_time",
         )
     return instant
 
@@ -346,11 +349,13 @@ def delivery_time(
     try:
         instant = parse_when(when, zone_name=zone_name, now=now)
     except ValueError:
+        # Words the server reads (no schema can list them): HTTP 422 in the API.
         raise ReadingListError(
             {
                 "when": _("Not a time Tidings understands; use %(examples)s.")
                 % {"examples": _(WHEN_EXAMPLES)}
-            }
+            },
+            code="invalid_time",
         ) from None
     return _check_range(instant, "when", now)
 

@@ -42,6 +42,7 @@ def _notify_field(**kwargs):
     return StrictListField(
         child=StrictChoiceField(choices=list(watches.NOTIFY_CHANNELS)),
         max_length=len(watches.NOTIFY_CHANNELS),
+        unique_items=True,
         help_text=NOTIFY_HELP,
         **kwargs,
     )
@@ -144,8 +145,9 @@ class ListWatchView(APIView):
         description="Fetch the page once, find its item links and start watching it. Links "
         "already on the page are the baseline; only links that appear later are news, told "
         "through `notify` (default: the Inbox) and checked every `check_interval_minutes` "
-        "(default 60). Refused settings name their field (400; 403 `tier_limit` for an "
-        "interval below your plan's minimum).",
+        "(default 60). Refused settings name their field (400; 422 `invalid_combination` for "
+        "email or push without the Inbox; 403 `tier_limit` for an interval below your plan's "
+        "minimum).",
     )
     def post(self, request):
         data = read_body(ListWatchInputSerializer, request)
@@ -189,8 +191,9 @@ class ListWatchDetailView(APIView):
         request=WatchSettingsInputSerializer,
         responses=WatchedListSerializer,
         description="Change how the watch notifies and how often it is checked; a field left "
-        "out stays as it is. Refused settings name their field and change nothing (400; 403 "
-        "`tier_limit` for an interval below your plan's minimum).",
+        "out stays as it is. Refused settings name their field and change nothing (400; 422 "
+        "`invalid_combination` for email or push without the Inbox; 403 `tier_limit` for an "
+        "interval below your plan's minimum).",
     )
     def patch(self, request, user_source_id: int):
         user_source = self._user_source(request, user_source_id)

@@ -184,6 +184,49 @@ def test_an_import_whose_top_level_breaks_the_schema_is_a_400_and_queues_nothing
     assert not ImportJob.objects.exists()
 
 
+def _import_schema_errors(schema, document: dict) -> list[str]:
+    from jsonschema import Draft202012Validator
+
+    root = {
+        "$ref": "#/components/schemas/ExportDocumentRequest",
+        "components": schema["components"],
+    }
+    return [error.message for error in Draft202012Validator(root).iter_errors(document)]
+
+
+@pytest.mark.parametrize(
+    "member",
+    [
+        {"deep": [{"na\u0000me": 1}]},  # a key, two levels down
+        {"deep": [{"name": ["x\u0000"]}]},  # a string, three levels down
+    ],
+)
+def test_the_schema_says_an_import_s_free_form_members_have_no_nul_at_any_depth(
+    api, schema, settings, tmp_path, member
+):
+    """The API's JSON text rules hold inside an import's free-form members too; the schema says
+    so (a recursive value with `propertyNames`), so schemathesis never sends what is refused."""
+    from inbox.models import ImportJob
+
+    settings.DATA_DIR = tmp_path
+    document = json.loads(_export_head())
+    document["preferences"] = member
+    assert _import_schema_errors(schema, document)
+    body = json.dumps(document).encode()
+    response = api.generic("POST", "/api/v1/import", body, content_type="application/json")
+    assert response.status_code == 400, response.content
+    assert response.json()["error"]["code"] == "bad_text"
+    assert not ImportJob.objects.exists()
+
+    # The same document without the NUL: valid for the schema, and queued.
+    clean = json.loads(json.dumps(document).replace("\\u0000", ""))
+    assert not _import_schema_errors(schema, clean)
+    response = api.generic(
+        "POST", "/api/v1/import", json.dumps(clean).encode(), content_type="application/json"
+    )
+    assert response.status_code == 202, response.content
+
+
 def test_an_import_with_the_documented_top_level_is_queued(api, settings, tmp_path):
     settings.DATA_DIR = tmp_path
     response = api.generic(
@@ -427,3 +470,26 @@ def test_the_docs_count_the_operations_and_name_every_rate_setting(schema):
     configuration = (ROOT / "docs" / "configuration.md").read_text()
     for setting in ("API_EXPORT_RATE", "API_IMPORT_RATE", "API_TRANSFER_REDEEM_RATE"):
         assert setting in configuration
+
+
+@pytest.mark.parametrize(
+    "subject",
+    ["{name} on {date}", "{{braces}}", "{", "}", "{nam}", "{name!r}", "a}}b{{", "two\nlines"],
+)
+def test_the_email_subject_pattern_is_the_server_s_rule(schema, subject):
+    from digests.delivery.subject import SubjectTemplateError, check_subject_template
+
+    rule = schema["components"]["schemas"]["SubscriptionInputRequest"]["properties"]
+    pattern = _pattern(rule["email_subject"]["oneOf"][0])
+    try:
+        check_subject_template(subject)
+        accepted = True
+    except SubjectTemplateError:
+        accepted = False
+    assert bool(pattern.search(subject)) == accepted
+
+
+def test_a_watch_s_channels_are_unique_in_the_schema_as_on_the_server(schema):
+    components = schema["components"]["schemas"]
+    for name in ("WatchInputRequest", "ListWatchInputRequest", "PatchedWatchSettingsInputRequest"):
+        assert components[name]["properties"]["notify"]["uniqueItems"] is True, name

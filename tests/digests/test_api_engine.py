@@ -436,25 +436,48 @@ def test_switching_between_modes_through_the_api(api, alice):
     assert run_now(api, subscription_id)["output_locale"] == "en"
 
 
+# A field's own rule is 400 (`invalid`); a fixed language without a locale is two valid fields
+# that do not go together: 422 `invalid_combination` (no schema can state it for a PATCH).
 @pytest.mark.parametrize(
-    ("data", "field", "fragment"),
+    ("data", "field", "fragment", "status", "code"),
     [
-        ({"language_mode": "fixed"}, "output_locale", "A fixed language needs"),
-        ({"language_mode": "fixed", "output_locale": ""}, "output_locale", "needs"),
-        ({"language_mode": "fixed", "output_locale": "fr"}, "output_locale", "en, zh-hans, ja, ko"),
-        ({"output_locale": "klingon"}, "output_locale", "Choose one of"),
-        ({"language_mode": "sometimes"}, "language_mode", "follow_ui, fixed"),
+        (
+            {"language_mode": "fixed"},
+            "output_locale",
+            "A fixed language needs",
+            422,
+            "invalid_combination",
+        ),
+        (
+            {"language_mode": "fixed", "output_locale": ""},
+            "output_locale",
+            "needs",
+            422,
+            "invalid_combination",
+        ),
+        (
+            {"language_mode": "fixed", "output_locale": "fr"},
+            "output_locale",
+            "en, zh-hans, ja, ko",
+            400,
+            "invalid",
+        ),
+        ({"output_locale": "klingon"}, "output_locale", "Choose one of", 400, "invalid"),
+        ({"language_mode": "sometimes"}, "language_mode", "follow_ui, fixed", 400, "invalid"),
     ],
 )
-def test_bad_language_settings_are_refused_and_change_nothing(api, data, field, fragment):
-    error = assert_error(create(api, **data), 400, field)
+def test_bad_language_settings_are_refused_and_change_nothing(
+    api, data, field, fragment, status, code
+):
+    error = assert_error(create(api, **data), status, field)
     assert fragment in error["fields"][field]
+    assert error["code"] == code
     assert Subscription.objects.count() == 0
 
     subscription_id = create(api, language_mode="fixed", output_locale="ko").json()["id"]
     patched = api.patch(f"/api/v1/subscriptions/{subscription_id}", data, format="json")
 
     if data != {"language_mode": "fixed"}:  # already fixed, so that one is no change at all
-        assert_error(patched, 400, field)
+        assert assert_error(patched, status, field)["code"] == code
         subscription = Subscription.objects.get()
         assert (subscription.language_mode, subscription.output_locale) == ("fixed", "ko")

@@ -607,20 +607,27 @@ def test_staff_clear_through_the_api(staff, now, query, left, time_machine):
 
 
 @pytest.mark.parametrize(
-    ("query", "field"),
+    ("query", "field", "status"),
     [
-        ("", "scope"),
-        ("all=true&expired=true", "all"),
-        ("key=abc", "key"),
-        ("before=yesterday", "before"),
-        ("all=maybe", "all"),
+        # Not exactly one scope: each parameter is valid, not together (422).
+        ("", "scope", 422),
+        ("all=true&expired=true", "all", 422),
+        ("key=abc", "key", 400),
+        # The key's own form is checked before how many scopes there are.
+        ("key=abc&all=true", "key", 400),
+        ("before=yesterday", "before", 400),
+        ("all=maybe", "all", 400),
     ],
 )
-def test_a_malformed_clear_request_names_the_field_and_deletes_nothing(staff, now, query, field):
+def test_a_malformed_clear_request_names_the_field_and_deletes_nothing(
+    staff, now, query, field, status
+):
     cached(now, locale="en")
     response = staff.delete(f"{ENTRIES_URL}?{query}")
-    assert response.status_code == 400
+    assert response.status_code == status
     assert field in response.json()["error"]["fields"]
+    if status == 422:
+        assert response.json()["error"]["code"] == "invalid_combination"
     assert CombinationCacheEntry.objects.count() == 1
 
 

@@ -61,9 +61,12 @@ def test_bad_delivery_settings_are_refused_naming_the_field_and_change_nothing(
     response = api.patch(
         f"/api/v1/subscriptions/{subscription.pk}", {"name": "Renamed", **data}, format="json"
     )
-    assert response.status_code == 400
     error = response.json()["error"]
-    assert error["code"] == "invalid"
+    if message == "private address":
+        # A well-formed address the fetch policy does not post to: 422, as a source's is.
+        assert (response.status_code, error["code"]) == (422, "refused_by_policy")
+    else:
+        assert (response.status_code, error["code"]) == (400, "invalid")
     assert message in error["fields"][field]
     subscription.refresh_from_db()
     assert subscription.name == "Databases" and not subscription.email_enabled

@@ -47,8 +47,10 @@ def test_create_returns_the_subscription_with_its_next_run(api, alice):
 )
 def test_bad_input_is_refused_naming_the_field_and_creates_nothing(api, data, field, fragment):
     response = create(api, **data)
-    # Ids that name nothing of yours are 404 (what exists decides); the rest breaks a rule.
-    assert response.status_code == (404 if field == "source_ids" else 400)
+    # Ids that name nothing of yours are 404 (what exists decides); a moment already past is
+    # 422 (the clock decides); the rest breaks a rule the schema states.
+    expected = {"source_ids": 404}.get(field, 422 if fragment == "future" else 400)
+    assert response.status_code == expected
     error = response.json()["error"]
     assert field in error["fields"], error
     assert fragment in error["fields"][field]
@@ -58,7 +60,45 @@ def test_bad_input_is_refused_naming_the_field_and_creates_nothing(api, data, fi
 
 def test_a_subscription_needs_something_to_follow(api):
     response = create(api, interests=[], topic="")
+    # Each field is valid; together they leave nothing to read: 422, not a broken schema rule.
+    assert response.status_code == 422
+    assert response.json()["error"]["code"] == "invalid_combination"
     assert response.json()["error"]["fields"]["topic"].startswith("Give a topic")
+    assert Subscription.objects.count() == 0
+
+
+def test_a_cron_whose_fields_never_fire_together_is_422(api):
+    # Day 30 and month 2 are each valid; together they name no date.
+    response = create(api, cron="0 8 30 2 *")
+    assert response.status_code == 422, response.content
+    assert response.json()["error"]["code"] == "invalid_combination"
+    assert "never fires" in response.json()["error"]["fields"]["cron"]
+    assert Subscription.objects.count() == 0
+
+
+def test_a_field_s_own_rule_is_answered_before_a_combination(api):
+    # Nothing to read (422) and a cron that never fires (400): the field's own rule wins.
+    response = create(api, interests=[], topic="", cron="0 25 * * *")
+    assert response.status_code == 400
+    assert set(response.json()["error"]["fields"]) == {"cron"}
+
+
+@pytest.mark.parametrize(
+    ("data", "field", "code"),
+    [
+        # Clearing the schedule of a subscription that has no run_at: no schedule left.
+        ({"cron": ""}, "cron", "invalid_combination"),
+        ({"cron": "", "run_at": "2000-01-01T00:00:00+00:00"}, "run_at", "invalid_time"),
+    ],
+)
+def test_a_patch_that_would_leave_no_schedule_is_422_and_changes_nothing(api, data, field, code):
+    subscription_id = create(api).json()["id"]
+    response = api.patch(f"/api/v1/subscriptions/{subscription_id}", data, format="json")
+    assert response.status_code == 422, response.content
+    error = response.json()["error"]
+    assert error["code"] == code
+    assert field in error["fields"]
+    assert Subscription.objects.get().cron == "0 8 * * *"
 
 
 def test_update_pause_resume_delete(api, alice, now):

@@ -293,7 +293,9 @@ def test_the_api_starts_a_watch_with_its_settings_and_changes_them(fixture_serve
     [
         ({"notify": ["sms"]}, "notify.0", 400),
         ({"notify": "inbox"}, "notify", 400),
-        ({"notify": ["email"]}, "notify", 400),
+        # Each channel is valid; email without the Inbox is not (a combination: 422).
+        ({"notify": ["email"]}, "notify", 422),
+        ({"notify": ["email", "sms"]}, "notify.1", 400),  # the field's own rule first
         ({"notify": ["inbox", "inbox"]}, "notify", 400),
         ({"check_interval_minutes": "60"}, "check_interval_minutes", 400),
         ({"check_interval_minutes": 10}, "check_interval_minutes", 400),
@@ -310,6 +312,8 @@ def test_the_api_refuses_bad_settings_naming_the_field(
     answer = api.patch(f"/api/v1/sources/lists/{user_source.pk}", body, format="json")
     assert answer.status_code == status, answer.json()
     assert field in answer.json()["error"]["fields"]
+    if status == 422:
+        assert answer.json()["error"]["code"] == "invalid_combination"
     assert settings_of(notifier_for(alice, user_source.source)) == before
     # The same on creation: refused before anything is fetched or written.
     fresh = fixture_server.add("/other/", listing("x"), Content_Type="text/html")

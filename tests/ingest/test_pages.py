@@ -360,9 +360,19 @@ def test_the_api_returns_the_subscription_and_its_next_run(fixture_server, api, 
         format="json",
     )
 
-    # deliver_at is checked against the real clock: far ahead is refused by name.
-    assert response.status_code == 400
+    # deliver_at is checked against the real clock: far ahead is refused by name, 422 (a
+    # well-formed time the clock rules out) with nothing saved.
+    assert response.status_code == 422
+    assert response.json()["error"]["code"] == "invalid_time"
     assert response.json()["error"]["fields"] == {"deliver_at": "Must be within the next 30 days."}
+    assert not Subscription.objects.filter(owner=alice).exists()
+
+    # Words the server does not read: 422 too, naming `when`.
+    response = api.post("/api/v1/sources/pages", {"url": url, "when": "someday"}, format="json")
+    assert response.status_code == 422
+    assert response.json()["error"]["code"] == "invalid_time"
+    assert list(response.json()["error"]["fields"]) == ["when"]
+    assert not Subscription.objects.filter(owner=alice).exists()
 
     response = api.post("/api/v1/sources/pages", {"url": url, "when": "in 2 hours"}, format="json")
     body = response.json()
@@ -439,5 +449,7 @@ def test_the_api_says_why_an_already_delivered_page_is_not_saved(fixture_server,
         last_delivered_at=datetime(2100, 1, 1, tzinfo=UTC)
     )
     answer = api.post("/api/v1/sources/pages", {"url": url}, format="json")
-    assert answer.status_code == 400
+    # What the reader was given, not the request's form: a conflict with the state (409).
+    assert answer.status_code == 409
+    assert answer.json()["error"]["code"] == "already_delivered"
     assert "already given this page" in str(answer.json())

@@ -299,6 +299,51 @@ def test_api_refusals_name_the_field(serve, api, bob, now):
     assert api_client_for(bob).get(f"/api/v1/watches/{watch_id}").status_code == 200
 
 
+@pytest.mark.parametrize(
+    ("extra", "field", "code"),
+    [
+        # Two valid moments that make no period.
+        (
+            {"start_at": "2030-01-02T00:00:00Z", "end_at": "2030-01-01T00:00:00Z"},
+            "end_at",
+            "invalid_combination",
+        ),
+        # A trigger that needs a text or a threshold the request does not give.
+        ({"trigger": "appears"}, "trigger_text", "invalid_combination"),
+        ({"trigger": "below", "trigger_number": ""}, "trigger_number", "invalid_combination"),
+        ({"notify": ["email"]}, "notify", "invalid_combination"),
+        # A selector kind with no selector.
+        ({"selector_kind": "css", "selector": ""}, "selector", "invalid_combination"),
+        # Text the server reads as a regular expression and cannot compile.
+        ({"ignore_regex": ["(unclosed"]}, "ignore_regex", "invalid_pattern"),
+    ],
+)
+def test_valid_fields_that_do_not_go_together_are_422_and_add_nothing(
+    serve, api, now, extra, field, code
+):
+    url = serve(page())
+    for path in ("/api/v1/watches", "/api/v1/watches/preview"):
+        answer = api.post(path, {"url": url, **extra}, format="json")
+        assert answer.status_code == 422, answer.content
+        error = answer.json()["error"]
+        assert (error["code"], list(error["fields"])) == (code, [field])
+    assert not TextWatch.objects.exists()
+
+
+def test_a_field_s_own_rule_is_400_before_the_period_is_checked(serve, api):
+    url = serve(page())
+    body = {
+        "url": url,
+        "start_at": "2030-01-02T00:00:00Z",
+        "end_at": "2030-01-01T00:00:00Z",
+        "trigger_number": "lots",
+    }
+    answer = api.post("/api/v1/watches", body, format="json")
+    assert answer.status_code == 400, answer.content
+    assert list(answer.json()["error"]["fields"]) == ["trigger_number"]
+    assert not TextWatch.objects.exists()
+
+
 # --- console -----------------------------------------------------------------------------------
 
 

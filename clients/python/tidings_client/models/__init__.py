@@ -196,6 +196,7 @@ from .watch import Watch
 from .watch_change import WatchChange
 from .watch_detail import WatchDetail
 from .watch_input_request import WatchInputRequest
+from .watch_input_trigger_enum import WatchInputTriggerEnum
 from .watch_preview import WatchPreview
 from .watched_list import WatchedList
 from .webhook import Webhook
@@ -402,6 +403,7 @@ __all__ = (
     "WatchDetail",
     "WatchedList",
     "WatchInputRequest",
+    "WatchInputTriggerEnum",
     "WatchPreview",
     "Webhook",
     "WebhookBriefPublished",

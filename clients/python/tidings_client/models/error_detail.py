@@ -42,6 +42,12 @@ class ErrorDetail:
             - `taken`: The name or address is already in use (HTTP 409).
             - `unreadable_url`: A notification URL of a known service that its plugin cannot read (HTTP 422).
             - `empty_period`: The period asked for is empty: its end is not after its start (HTTP 422).
+            - `invalid_combination`: Each field is valid on its own, but not together or with what is stored (an end before
+            the start, no schedule, nothing to read, a fixed language without a locale, not exactly one of several
+            parameters); the fields are named (HTTP 422).
+            - `invalid_pattern`: A regular expression that does not compile (HTTP 422).
+            - `invalid_time`: A time the operation cannot use as things are: not in the future, too far ahead, or words for
+            a time the server does not understand (HTTP 422).
             - `tier_limit`: A limit of the account's plan (HTTP 403).
             - `idempotency_key_reused`: The `Idempotency-Key` was sent before with a different request.
             - `import_in_progress`: An import of this account is already running.

@@ -22,78 +22,58 @@ class ExportDocumentRequest:
         Attributes:
             format_ (FormatEnum): * `tidings-export@1` - tidings-export@1
             exported_at (str): ISO 8601 date and time with a UTC offset.
-            instance (Any | None): {url, software}
+            instance (Any): Any JSON value with no NUL character in its strings or its keys, at most 20 levels deep (the
+                import job checks what each member must be).
             scope (TransferScopeEnum): * `saved` - Saved items only
                 * `saved_recent` - Saved items and recent briefs
                 * `everything` - Everything
-            account (Any | None): {id, email} on the exporting instance
-            preferences (Any | None): {ui_locale, timezone, locale_mode}
-            sources (list[Any | None]): Sources.
-            subscriptions (list[Any | None]): Subscriptions.
-            runs (list[Any | None]): With their items.
-            content_states (list[Any | None]): Your marks on items (read, saved, not interested).
-            folders (list[Any | None] | Unset): The library's folders (older documents have none).
+            account (Any): Any JSON value with no NUL character in its strings or its keys, at most 20 levels deep (the
+                import job checks what each member must be).
+            preferences (Any): Any JSON value with no NUL character in its strings or its keys, at most 20 levels deep (the
+                import job checks what each member must be).
+            sources (list[Any]): Sources.
+            subscriptions (list[Any]): Subscriptions.
+            runs (list[Any]): With their items.
+            content_states (list[Any]): Your marks on items (read, saved, not interested).
+            folders (list[Any] | Unset): The library's folders (older documents have none).
     """
 
     format_: FormatEnum
     exported_at: str
-    instance: Any | None
+    instance: Any
     scope: TransferScopeEnum
-    account: Any | None
-    preferences: Any | None
-    sources: list[Any | None]
-    subscriptions: list[Any | None]
-    runs: list[Any | None]
-    content_states: list[Any | None]
-    folders: list[Any | None] | Unset = UNSET
+    account: Any
+    preferences: Any
+    sources: list[Any]
+    subscriptions: list[Any]
+    runs: list[Any]
+    content_states: list[Any]
+    folders: list[Any] | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         format_ = self.format_.value
 
         exported_at = self.exported_at
 
-        instance: Any | None
         instance = self.instance
 
         scope = self.scope.value
 
-        account: Any | None
         account = self.account
 
-        preferences: Any | None
         preferences = self.preferences
 
-        sources = []
-        for sources_item_data in self.sources:
-            sources_item: Any | None
-            sources_item = sources_item_data
-            sources.append(sources_item)
+        sources = self.sources
 
-        subscriptions = []
-        for subscriptions_item_data in self.subscriptions:
-            subscriptions_item: Any | None
-            subscriptions_item = subscriptions_item_data
-            subscriptions.append(subscriptions_item)
+        subscriptions = self.subscriptions
 
-        runs = []
-        for runs_item_data in self.runs:
-            runs_item: Any | None
-            runs_item = runs_item_data
-            runs.append(runs_item)
+        runs = self.runs
 
-        content_states = []
-        for content_states_item_data in self.content_states:
-            content_states_item: Any | None
-            content_states_item = content_states_item_data
-            content_states.append(content_states_item)
+        content_states = self.content_states
 
-        folders: list[Any | None] | Unset = UNSET
+        folders: list[Any] | Unset = UNSET
         if not isinstance(self.folders, Unset):
-            folders = []
-            for folders_item_data in self.folders:
-                folders_item: Any | None
-                folders_item = folders_item_data
-                folders.append(folders_item)
+            folders = self.folders
 
         field_dict: dict[str, Any] = {}
 
@@ -123,95 +103,23 @@ class ExportDocumentRequest:
 
         exported_at = d.pop("exported_at")
 
-        def _parse_instance(data: object) -> Any | None:
-            if data is None:
-                return data
-            return cast(Any | None, data)
-
-        instance = _parse_instance(d.pop("instance"))
+        instance = d.pop("instance")
 
         scope = TransferScopeEnum(d.pop("scope"))
 
-        def _parse_account(data: object) -> Any | None:
-            if data is None:
-                return data
-            return cast(Any | None, data)
+        account = d.pop("account")
 
-        account = _parse_account(d.pop("account"))
+        preferences = d.pop("preferences")
 
-        def _parse_preferences(data: object) -> Any | None:
-            if data is None:
-                return data
-            return cast(Any | None, data)
+        sources = cast(list[Any], d.pop("sources"))
 
-        preferences = _parse_preferences(d.pop("preferences"))
+        subscriptions = cast(list[Any], d.pop("subscriptions"))
 
-        sources = []
-        _sources = d.pop("sources")
-        for sources_item_data in _sources:
+        runs = cast(list[Any], d.pop("runs"))
 
-            def _parse_sources_item(data: object) -> Any | None:
-                if data is None:
-                    return data
-                return cast(Any | None, data)
+        content_states = cast(list[Any], d.pop("content_states"))
 
-            sources_item = _parse_sources_item(sources_item_data)
-
-            sources.append(sources_item)
-
-        subscriptions = []
-        _subscriptions = d.pop("subscriptions")
-        for subscriptions_item_data in _subscriptions:
-
-            def _parse_subscriptions_item(data: object) -> Any | None:
-                if data is None:
-                    return data
-                return cast(Any | None, data)
-
-            subscriptions_item = _parse_subscriptions_item(subscriptions_item_data)
-
-            subscriptions.append(subscriptions_item)
-
-        runs = []
-        _runs = d.pop("runs")
-        for runs_item_data in _runs:
-
-            def _parse_runs_item(data: object) -> Any | None:
-                if data is None:
-                    return data
-                return cast(Any | None, data)
-
-            runs_item = _parse_runs_item(runs_item_data)
-
-            runs.append(runs_item)
-
-        content_states = []
-        _content_states = d.pop("content_states")
-        for content_states_item_data in _content_states:
-
-            def _parse_content_states_item(data: object) -> Any | None:
-                if data is None:
-                    return data
-                return cast(Any | None, data)
-
-            content_states_item = _parse_content_states_item(content_states_item_data)
-
-            content_states.append(content_states_item)
-
-        _folders = d.pop("folders", UNSET)
-        folders: list[Any | None] | Unset = UNSET
-        if _folders is not UNSET:
-            folders = []
-            for folders_item_data in _folders:
-
-                def _parse_folders_item(data: object) -> Any | None:
-                    if data is None:
-                        return data
-                    return cast(Any | None, data)
-
-                folders_item = _parse_folders_item(folders_item_data)
-
-                folders.append(folders_item)
+        folders = cast(list[Any], d.pop("folders", UNSET))
 
         export_document_request = cls(
             format_=format_,

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping
 from typing import Any, TypeVar, cast
 
@@ -17,13 +18,13 @@ class SavePageRequest:
         url (str): The page to save.
         when (str | Unset): When to deliver it, in your time zone: "tomorrow 08:00", "today 18:30", "08:00", "in 3
             hours" or "2026-12-24 08:00".
-        deliver_at (str | Unset): An exact ISO 8601 time with a UTC offset; overrides `when`.
+        deliver_at (datetime.datetime | str | Unset): An exact ISO 8601 time with a UTC offset; overrides `when`.
         name (str | Unset): Defaults to the page's title.
     """
 
     url: str
     when: str | Unset = UNSET
-    deliver_at: str | Unset = UNSET
+    deliver_at: datetime.datetime | str | Unset = UNSET
     name: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -38,6 +39,8 @@ class SavePageRequest:
         deliver_at: str | Unset
         if isinstance(self.deliver_at, Unset):
             deliver_at = UNSET
+        elif isinstance(self.deliver_at, datetime.datetime):
+            deliver_at = self.deliver_at.isoformat()
         else:
             deliver_at = self.deliver_at
 
@@ -75,10 +78,18 @@ class SavePageRequest:
 
         when = _parse_when(d.pop("when", UNSET))
 
-        def _parse_deliver_at(data: object) -> str | Unset:
+        def _parse_deliver_at(data: object) -> datetime.datetime | str | Unset:
             if isinstance(data, Unset):
                 return data
-            return cast(str | Unset, data)
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                deliver_at_type_0 = datetime.datetime.fromisoformat(data)
+
+                return deliver_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | str | Unset, data)
 
         deliver_at = _parse_deliver_at(d.pop("deliver_at", UNSET))
 

@@ -60,7 +60,8 @@ class SubscriptionDraftRequest:
             오피니언; empty = any. An item whose section is not known is left out while any is chosen.
         email_enabled (bool | Unset): Email each brief too.
         email_to (str | Unset): Empty: your account's.
-        email_subject (str | Unset): The e-mail's subject; empty: the brief's default subject.
+        email_subject (str | Unset): The e-mail's subject, one line, with {name}, {date}, {count} or {topic}; empty: the
+            brief's default subject.
         webhook_url (str | Unset): Set: each brief is POSTed there as signed JSON. Empty string: no webhook.
     """
 

@@ -10,6 +10,7 @@ from ..models.blank_enum import BlankEnum
 from ..models.notify_enum import NotifyEnum
 from ..models.render_enum import RenderEnum
 from ..models.selector_kind_enum import SelectorKindEnum
+from ..models.watch_input_trigger_enum import WatchInputTriggerEnum
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="WatchInputRequest")
@@ -33,13 +34,14 @@ class WatchInputRequest:
         ignore_text (list[str] | Unset): Lines containing any of these are ignored when comparing.
         ignore_regex (list[str] | Unset): Text matching any of these regular expressions is ignored.
         ignore_numbers (bool | Unset): Whether changes of numbers alone are ignored. Default: False.
-        trigger (str | Unset): 'any', 'appears', 'disappears', 'above' or 'below'. Default: 'any'.
+        trigger (WatchInputTriggerEnum | Unset):  Default: WatchInputTriggerEnum.ANY.
         trigger_text (str | Unset): With `trigger` appears/disappears: the text to look for.
-        trigger_number (str | Unset): A number.
-        check_interval_minutes (int | Unset): Minutes between checks (your plan sets the minimum). Default: 60.
+        trigger_number (str | Unset): A number (`-12.5`), needed by 'above' and 'below'.
+        check_interval_minutes (int | Unset): 30-1440 minutes. Default: 60.
         start_at (datetime.datetime | None | Unset): No checks before this moment (ISO 8601 with an offset).
         end_at (datetime.datetime | None | Unset): No checks after this moment (ISO 8601 with an offset).
-        notify (list[NotifyEnum] | Unset): Where changes are told: `inbox`, `email`, `push`.
+        notify (list[NotifyEnum] | Unset): Where a change is told besides Apprise: `inbox`, and `email` or `push` with
+            it; each once.
     """
 
     url: str
@@ -50,7 +52,7 @@ class WatchInputRequest:
     ignore_text: list[str] | Unset = UNSET
     ignore_regex: list[str] | Unset = UNSET
     ignore_numbers: bool | Unset = False
-    trigger: str | Unset = "any"
+    trigger: WatchInputTriggerEnum | Unset = WatchInputTriggerEnum.ANY
     trigger_text: str | Unset = UNSET
     trigger_number: str | Unset = UNSET
     check_interval_minutes: int | Unset = 60
@@ -95,7 +97,9 @@ class WatchInputRequest:
 
         ignore_numbers = self.ignore_numbers
 
-        trigger = self.trigger
+        trigger: str | Unset = UNSET
+        if not isinstance(self.trigger, Unset):
+            trigger = self.trigger.value
 
         trigger_text: str | Unset
         if isinstance(self.trigger_text, Unset):
@@ -223,7 +227,12 @@ class WatchInputRequest:
 
         ignore_numbers = d.pop("ignore_numbers", UNSET)
 
-        trigger = d.pop("trigger", UNSET)
+        _trigger = d.pop("trigger", UNSET)
+        trigger: WatchInputTriggerEnum | Unset
+        if isinstance(_trigger, Unset):
+            trigger = UNSET
+        else:
+            trigger = WatchInputTriggerEnum(_trigger)
 
         def _parse_trigger_text(data: object) -> str | Unset:
             if isinstance(data, Unset):

@@ -13,7 +13,7 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     *,
     all_: bool | Unset = UNSET,
-    before: str | Unset = UNSET,
+    before: Any | Unset = UNSET,
     expired: bool | Unset = UNSET,
     key: str | Unset = UNSET,
 ) -> dict[str, Any]:
@@ -22,7 +22,12 @@ def _get_kwargs(
 
     params["all"] = all_
 
-    params["before"] = before
+    json_before: Any | Unset
+    if isinstance(before, Unset):
+        json_before = UNSET
+    else:
+        json_before = before
+    params["before"] = json_before
 
     params["expired"] = expired
 
@@ -118,21 +123,21 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     all_: bool | Unset = UNSET,
-    before: str | Unset = UNSET,
+    before: Any | Unset = UNSET,
     expired: bool | Unset = UNSET,
     key: str | Unset = UNSET,
 ) -> Response[CacheClearResult | Error]:
     """Clear combination cache entries (staff)
 
-     Clear combination cache entries; exactly one of key, before, expired, all. The hit and miss counters
-    are kept.
+     Clear combination cache entries; exactly one of key, before, expired, all (none or several: 422
+    `invalid_combination`, naming the second one or `scope`). The hit and miss counters are kept.
 
     Who may call it: staff members, with a personal API token (a session is answered 401, another user's
     token 403).
 
     Args:
         all_ (bool | Unset):
-        before (str | Unset):
+        before (Any | Unset):
         expired (bool | Unset):
         key (str | Unset):
 
@@ -162,21 +167,21 @@ def sync(
     *,
     client: AuthenticatedClient,
     all_: bool | Unset = UNSET,
-    before: str | Unset = UNSET,
+    before: Any | Unset = UNSET,
     expired: bool | Unset = UNSET,
     key: str | Unset = UNSET,
 ) -> CacheClearResult | Error | None:
     """Clear combination cache entries (staff)
 
-     Clear combination cache entries; exactly one of key, before, expired, all. The hit and miss counters
-    are kept.
+     Clear combination cache entries; exactly one of key, before, expired, all (none or several: 422
+    `invalid_combination`, naming the second one or `scope`). The hit and miss counters are kept.
 
     Who may call it: staff members, with a personal API token (a session is answered 401, another user's
     token 403).
 
     Args:
         all_ (bool | Unset):
-        before (str | Unset):
+        before (Any | Unset):
         expired (bool | Unset):
         key (str | Unset):
 
@@ -201,21 +206,21 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     all_: bool | Unset = UNSET,
-    before: str | Unset = UNSET,
+    before: Any | Unset = UNSET,
     expired: bool | Unset = UNSET,
     key: str | Unset = UNSET,
 ) -> Response[CacheClearResult | Error]:
     """Clear combination cache entries (staff)
 
-     Clear combination cache entries; exactly one of key, before, expired, all. The hit and miss counters
-    are kept.
+     Clear combination cache entries; exactly one of key, before, expired, all (none or several: 422
+    `invalid_combination`, naming the second one or `scope`). The hit and miss counters are kept.
 
     Who may call it: staff members, with a personal API token (a session is answered 401, another user's
     token 403).
 
     Args:
         all_ (bool | Unset):
-        before (str | Unset):
+        before (Any | Unset):
         expired (bool | Unset):
         key (str | Unset):
 
@@ -243,21 +248,21 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     all_: bool | Unset = UNSET,
-    before: str | Unset = UNSET,
+    before: Any | Unset = UNSET,
     expired: bool | Unset = UNSET,
     key: str | Unset = UNSET,
 ) -> CacheClearResult | Error | None:
     """Clear combination cache entries (staff)
 
-     Clear combination cache entries; exactly one of key, before, expired, all. The hit and miss counters
-    are kept.
+     Clear combination cache entries; exactly one of key, before, expired, all (none or several: 422
+    `invalid_combination`, naming the second one or `scope`). The hit and miss counters are kept.
 
     Who may call it: staff members, with a personal API token (a session is answered 401, another user's
     token 403).
 
     Args:
         all_ (bool | Unset):
-        before (str | Unset):
+        before (Any | Unset):
         expired (bool | Unset):
         key (str | Unset):
 

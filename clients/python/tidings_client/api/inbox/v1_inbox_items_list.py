@@ -155,7 +155,7 @@ def sync_detailed(
     """List Inbox items
 
      Delivered items, newest brief first and in the brief's order inside it. Read forward with `next`
-    (`previous` is always null).
+    (`previous` is always null). A `to` before `from` is 422 `empty_period`.
 
     Changes: nothing.
 
@@ -221,7 +221,7 @@ def sync(
     """List Inbox items
 
      Delivered items, newest brief first and in the brief's order inside it. Read forward with `next`
-    (`previous` is always null).
+    (`previous` is always null). A `to` before `from` is 422 `empty_period`.
 
     Changes: nothing.
 
@@ -282,7 +282,7 @@ async def asyncio_detailed(
     """List Inbox items
 
      Delivered items, newest brief first and in the brief's order inside it. Read forward with `next`
-    (`previous` is always null).
+    (`previous` is always null). A `to` before `from` is 422 `empty_period`.
 
     Changes: nothing.
 
@@ -346,7 +346,7 @@ async def asyncio(
     """List Inbox items
 
      Delivered items, newest brief first and in the brief's order inside it. Read forward with `next`
-    (`previous` is always null).
+    (`previous` is always null). A `to` before `from` is 422 `empty_period`.
 
     Changes: nothing.
 

@@ -119,8 +119,9 @@ def sync_detailed(
 
      Fetch the page once, find its item links and start watching it. Links already on the page are the
     baseline; only links that appear later are news, told through `notify` (default: the Inbox) and
-    checked every `check_interval_minutes` (default 60). Refused settings name their field (400; 403
-    `tier_limit` for an interval below your plan's minimum).
+    checked every `check_interval_minutes` (default 60). Refused settings name their field (400; 422
+    `invalid_combination` for email or push without the Inbox; 403 `tier_limit` for an interval below
+    your plan's minimum).
 
     Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
     only your own things can be changed (others' are 404).
@@ -156,8 +157,9 @@ def sync(
 
      Fetch the page once, find its item links and start watching it. Links already on the page are the
     baseline; only links that appear later are news, told through `notify` (default: the Inbox) and
-    checked every `check_interval_minutes` (default 60). Refused settings name their field (400; 403
-    `tier_limit` for an interval below your plan's minimum).
+    checked every `check_interval_minutes` (default 60). Refused settings name their field (400; 422
+    `invalid_combination` for email or push without the Inbox; 403 `tier_limit` for an interval below
+    your plan's minimum).
 
     Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
     only your own things can be changed (others' are 404).
@@ -188,8 +190,9 @@ async def asyncio_detailed(
 
      Fetch the page once, find its item links and start watching it. Links already on the page are the
     baseline; only links that appear later are news, told through `notify` (default: the Inbox) and
-    checked every `check_interval_minutes` (default 60). Refused settings name their field (400; 403
-    `tier_limit` for an interval below your plan's minimum).
+    checked every `check_interval_minutes` (default 60). Refused settings name their field (400; 422
+    `invalid_combination` for email or push without the Inbox; 403 `tier_limit` for an interval below
+    your plan's minimum).
 
     Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
     only your own things can be changed (others' are 404).
@@ -223,8 +226,9 @@ async def asyncio(
 
      Fetch the page once, find its item links and start watching it. Links already on the page are the
     baseline; only links that appear later are news, told through `notify` (default: the Inbox) and
-    checked every `check_interval_minutes` (default 60). Refused settings name their field (400; 403
-    `tier_limit` for an interval below your plan's minimum).
+    checked every `check_interval_minutes` (default 60). Refused settings name their field (400; 422
+    `invalid_combination` for email or push without the Inbox; 403 `tier_limit` for an interval below
+    your plan's minimum).
 
     Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
     only your own things can be changed (others' are 404).

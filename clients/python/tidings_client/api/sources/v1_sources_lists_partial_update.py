@@ -121,8 +121,8 @@ def sync_detailed(
     """Change a listing watch
 
      Change how the watch notifies and how often it is checked; a field left out stays as it is. Refused
-    settings name their field and change nothing (400; 403 `tier_limit` for an interval below your
-    plan's minimum).
+    settings name their field and change nothing (400; 422 `invalid_combination` for email or push
+    without the Inbox; 403 `tier_limit` for an interval below your plan's minimum).
 
     Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
     only your own things can be changed (others' are 404).
@@ -160,8 +160,8 @@ def sync(
     """Change a listing watch
 
      Change how the watch notifies and how often it is checked; a field left out stays as it is. Refused
-    settings name their field and change nothing (400; 403 `tier_limit` for an interval below your
-    plan's minimum).
+    settings name their field and change nothing (400; 422 `invalid_combination` for email or push
+    without the Inbox; 403 `tier_limit` for an interval below your plan's minimum).
 
     Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
     only your own things can be changed (others' are 404).
@@ -194,8 +194,8 @@ async def asyncio_detailed(
     """Change a listing watch
 
      Change how the watch notifies and how often it is checked; a field left out stays as it is. Refused
-    settings name their field and change nothing (400; 403 `tier_limit` for an interval below your
-    plan's minimum).
+    settings name their field and change nothing (400; 422 `invalid_combination` for email or push
+    without the Inbox; 403 `tier_limit` for an interval below your plan's minimum).
 
     Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
     only your own things can be changed (others' are 404).
@@ -231,8 +231,8 @@ async def asyncio(
     """Change a listing watch
 
      Change how the watch notifies and how often it is checked; a field left out stays as it is. Refused
-    settings name their field and change nothing (400; 403 `tier_limit` for an interval below your
-    plan's minimum).
+    settings name their field and change nothing (400; 422 `invalid_combination` for email or push
+    without the Inbox; 403 `tier_limit` for an interval below your plan's minimum).
 
     Who may call it: you, with a `write` token or a signed-in session (a `read` token is answered 403);
     only your own things can be changed (others' are 404).
