@@ -185,6 +185,7 @@ def test_sign_up_subscribe_read_and_switch_to_chinese(live_server, page):
     page.wait_for_url(f"{url}/inbox/?show=saved")
     assert count(page, "[data-item]") == 2
     page.get_by_role("link", name="Unread", exact=True).click()
+    page.wait_for_url(f"{url}/inbox/?show=unread")  # a click returns when the navigation commits
     assert count(page, "[data-item]") == len(AI_NEWS) - 3
     # The one unread item left is the third in the brief's order (ranked by relevance): found
     # by a word of its title alone.
@@ -194,6 +195,7 @@ def test_sign_up_subscribe_read_and_switch_to_chinese(live_server, page):
     page.wait_for_url(re.compile(rf"show=unread.*q={word}|q={word}.*show=unread"))
     assert count(page, "[data-item]") == 1
     page.get_by_role("link", name="Clear filters").first.click()
+    page.wait_for_url(f"{url}/inbox/?show=unread")
     assert count(page, "[data-item]") == len(AI_NEWS) - 3
 
     # The run page ("this issue"): narrative, then items, then Sources.
