@@ -20,8 +20,10 @@ Old code against new, in turns (TIDINGS_LOAD_BASELINE=/path/to/another/checkout,
 checkout, and each measurement made PAIRS times on each, TURN_SECONDS a turn, which one goes
 first alternating; per measurement the median of the turns and the median of the per-pair
 ratios new ÷ old (requests/s), so that load from other work on the machine cancels out. Adds
-`api_uncached` (the API with the page caches off). Throttles keep counting every request, at
-rates no client reaches here (a 429 would be cheaper than an answer).
+`api_uncached` (the API with the page caches off).
+
+In both modes the throttles keep counting every request, at rates no client reaches here (a
+429 would be cheaper than an answer, and a fast run met the token's 300/min).
 ratio = Inbox requests/s ÷ Inbox with its page cache off (goal ≥ 3). The issue's figure before
 this work, on this machine: Inbox 63 requests/s at p50 292 ms (20 clients).
 """
@@ -35,6 +37,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
@@ -57,7 +60,7 @@ EDITIONS = 30
 SECRET_KEY = "load-benchmark-" + "x" * 40
 PAIRS = 4
 TURN_SECONDS = {"smoke": 6, "small": 8, "full": 15}
-# Both servers in turns: throttles count every request but refuse none.
+# Every server of the benchmark: throttles count every request but refuse none.
 UNTHROTTLED = {"API_TOKEN_RATE": "1000000/min", "API_USER_RATE": "1000000/min"}
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -200,42 +203,49 @@ def _turns(size, baseline: Path, folder, credentials, sessions, tokens, paths) -
         ("3600", [("inbox", "InboxReader"), ("api", "ApiClient")]),
     )
     results = {}
+    for cache_seconds, measured in plan:
+        servers = {
+            side: _server(folder, side, cache_seconds, root, _uncollected(root))
+            for side, root in (("old", baseline), ("new", ROOT))
+        }
+        try:
+            hosts = {side: f"http://127.0.0.1:{_port(s)}" for side, s in servers.items()}
+            for host in hosts.values():
+                _warm_up(host, paths, sessions[0], tokens[0])
+            for name, user_class in measured:
+                turns = {"old": [], "new": []}
+                for pair in range(PAIRS):
+                    order = ("old", "new") if pair % 2 == 0 else ("new", "old")
+                    for side in order:
+                        turns[side].append(
+                            _locust(user_class, hosts[side], credentials, seconds, folder)
+                        )
+                results[name] = _summary(turns)
+        finally:
+            for server in servers.values():
+                server.terminate()
+                try:
+                    server.wait(30)
+                except subprocess.TimeoutExpired:
+                    server.kill()
+                    server.wait(30)
+    return results
+
+
+@contextmanager
+def _throttles_counting_only():
+    """The servers' throttles count every request but refuse none: the figures are answers, and
+    a fast run would otherwise meet the token's 300/min (CI met it: 429s counted as failures)."""
     saved = {name: os.environ.get(name) for name in UNTHROTTLED}
     os.environ.update(UNTHROTTLED)
     try:
-        for cache_seconds, measured in plan:
-            servers = {
-                side: _server(folder, side, cache_seconds, root, _uncollected(root))
-                for side, root in (("old", baseline), ("new", ROOT))
-            }
-            try:
-                hosts = {side: f"http://127.0.0.1:{_port(s)}" for side, s in servers.items()}
-                for host in hosts.values():
-                    _warm_up(host, paths, sessions[0], tokens[0])
-                for name, user_class in measured:
-                    turns = {"old": [], "new": []}
-                    for pair in range(PAIRS):
-                        order = ("old", "new") if pair % 2 == 0 else ("new", "old")
-                        for side in order:
-                            turns[side].append(
-                                _locust(user_class, hosts[side], credentials, seconds, folder)
-                            )
-                    results[name] = _summary(turns)
-            finally:
-                for server in servers.values():
-                    server.terminate()
-                    try:
-                        server.wait(30)
-                    except subprocess.TimeoutExpired:
-                        server.kill()
-                        server.wait(30)
+        yield
     finally:
         for name, value in saved.items():
             if value is None:
                 os.environ.pop(name, None)
             else:
                 os.environ[name] = value
-    return results
 
 
 def _uncollected(root: Path) -> bool:
@@ -268,6 +278,11 @@ def _summary(turns: dict) -> dict:
 
 
 def run(size: str = "full") -> dict:
+    with _throttles_counting_only():
+        return _run(size)
+
+
+def _run(size: str) -> dict:
     readers, items, seconds = SIZES[size]
     sessions, tokens = _readers(readers, items)
     public_paths = _public_topic()
