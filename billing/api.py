@@ -27,7 +27,6 @@ from billing.models import CreditTransaction, Tier
 from config.api.errors import APIInputError
 from config.api.fields import (
     DATETIME_SCHEMA,
-    TIME_ZONES,
     AwareDateTimeField,
     CronField,
     StrictCharField,
@@ -41,7 +40,7 @@ from config.api.serializers import (
     StrictSerializer,
     read_query,
 )
-from digests.schedules.next_run import ScheduleError
+from digests.schedules.next_run import ScheduleError, validate_timezone
 
 
 class LimitsSerializer(ResponseSerializer):
@@ -133,9 +132,11 @@ class EstimateQuerySerializer(StrictSerializer):
     )
 
     def validate_timezone(self, value: str) -> str:
-        # The schema's enumeration, checked as a subscription's schedule checks it.
-        if value not in TIME_ZONE_SET:
-            raise serializers.ValidationError(_("Not an IANA time zone name."))
+        # The schema's enumeration, checked by the one check a subscription's schedule uses.
+        try:
+            validate_timezone(value)
+        except ScheduleError as error:
+            raise serializers.ValidationError(error.message) from None
         return value
 
     def validate_source_ids(self, value: str) -> list[int]:
@@ -194,7 +195,6 @@ def _instant(params, name: str, default: datetime) -> datetime:
         ) from None
 
 
-TIME_ZONE_SET = frozenset(TIME_ZONES)
 # A moment (the form AwareDateTimeField takes), or empty for the default.
 MOMENT_OR_EMPTY = {"oneOf": [DATETIME_SCHEMA, {"type": "string", "maxLength": 0}]}
 
