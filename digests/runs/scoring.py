@@ -829,7 +829,7 @@ def expansion_terms(
     top = [(r, d) for r, d in ranked[:FEEDBACK_DOCS] if r.score >= FEEDBACK_MIN_RELEVANCE]
     if len(top) < EXPANSION_MIN_DOCS or not docs:
         return {}
-    skip = _function_words() | set(query.words)
+    function_words, skip = _function_words(), set(query.words)
     weight: Counter = Counter()
     in_top: Counter = Counter()
     surfaces: dict[str, str] = {}
@@ -839,7 +839,9 @@ def expansion_terms(
         words = doc.words()
         in_top_text.update(words)
         for written in words:
-            if len(written) > 2 and not written.isdigit():
+            # A function word is skipped as written: its key may be another word's ("many"
+            # keys as "man").
+            if len(written) > 2 and not written.isdigit() and written not in function_words:
                 key = word_key(written)
                 surfaces.setdefault(key, written)
                 keys.append(key)
@@ -890,7 +892,7 @@ class Feedback:
         saved or read, and marked not interested. A word counts when it recurs in at least
         FEEDBACK_MIN_ITEMS of one side and at least twice as often as on the other; never a
         function word, a number, a short word or one of the interests' own words."""
-        skip = _function_words() | set(query.words)
+        skip = set(query.words)
         kept_words, kept_surfaces = _item_words(kept, skip)
         dismissed_words, dismissed_surfaces = _item_words(dismissed, skip)
 
@@ -950,14 +952,16 @@ def weigh_by_source(ranked: Sequence[Relevance], weights: Sequence[float]) -> No
 
 
 def _item_words(items: Sequence[dict], skip: frozenset[str] | set[str]):
-    """In how many of `items` each word key occurs, and a written form of each."""
+    """In how many of `items` each word key occurs (never a function word, nor a key in
+    `skip`), and a written form of each."""
     counts: Counter = Counter()
     surfaces: dict[str, str] = {}
+    function_words = _function_words()
     for item in items:
         keys = set()
         text = fold(f"{item.get('title') or ''} {item.get('description') or ''}")
         for written in _LATIN_WORD.findall(text):
-            if len(written) > 2 and not written.isdigit():
+            if len(written) > 2 and not written.isdigit() and written not in function_words:
                 key = word_key(written)
                 if key not in skip:
                     keys.add(key)

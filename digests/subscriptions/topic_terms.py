@@ -11,9 +11,10 @@ that can occur as written in an article:
   "latest news about") end a phrase. A phrase of one or two words is kept as it is; a longer
   one also as its two-word pieces ("async runtimes"), since articles rarely repeat a long
   phrase word for word; a phrase ending in a generic head ("pricing strategy", "git tips")
-  also without it. Names — ALL-CAPS, mixedCase, words with digits or with . + # inside
-  (Next.js, C++, GPT-4), capitalized words inside a sentence in lower case — are kept alone
-  too.
+  also without it; a phrase of generic heads alone ("research" of "research on marine life",
+  "tips and tutorials") is no term unless nothing else is. Names — ALL-CAPS, mixedCase, words
+  with digits or with . + # inside (Next.js, C++, GPT-4), capitalized words inside a sentence
+  in lower case — are kept alone too.
 - Chinese has no spaces: the text is cut at function words and filler (的, 和, 关注, 最新 …)
   by longest match, and a cut that would leave a single character is undone (和平, 现在).
   A name in a Chinese or Japanese phrase (the segmenter's part of speech) is kept alone as an
@@ -189,6 +190,10 @@ def _latin_phrase(words: list[str], terms: _Terms) -> None:
         terms.add(" ".join(core))
 
 
+def _all_generic(words: list[str]) -> bool:
+    return all(w.casefold() in _words("en_generic.txt") for w in words)
+
+
 def _is_filler(word: str, stop: frozenset[str]) -> bool:
     """A stop word, or words made only of stop words (最新进展 is 最新 + 进展)."""
     if word in stop:
@@ -311,6 +316,10 @@ def extract_terms(topic: str) -> list[str]:
     weak_names: list[str] = []  # capitalized names: kept alone only from a short phrase
     korean: list[str] = []
     first = True
+    # Phrases of generic words only ("research" of "research on marine life", "tips and
+    # tutorials"): they frame the topic, and alone would rank every research paper; the
+    # topic's terms only when nothing else is.
+    framing: list[str] = []
 
     def end_name() -> None:
         if name_run:
@@ -324,7 +333,10 @@ def extract_terms(topic: str) -> list[str]:
         if len(phrase) <= 2:
             names.extend(weak_names)
         weak_names.clear()
-        _latin_phrase(phrase, terms)
+        if phrase and _all_generic(phrase):
+            framing.append(" ".join(phrase))
+        else:
+            _latin_phrase(phrase, terms)
         phrase.clear()
 
     def end_phrases() -> None:
@@ -402,4 +414,7 @@ def extract_terms(topic: str) -> list[str]:
         # ("64" of Commodore 64) names nothing.
         if name.casefold() not in _latin_stop_words() and any(c.isalpha() for c in name):
             terms.add(name)
+    if not terms.terms:
+        for words in framing:
+            terms.add(words)
     return terms.terms[:MAX_TERMS] or [text[:MAX_TERM_CHARS]]

@@ -1,12 +1,16 @@
 """`relevance`: how good a new user's draft preview is for a plain-language topic, measured
 against graded judgments, beside a BM25 library baseline over the same pool in the same run.
 
-Data, two parts, each its own pool:
+Data, three parts, two pools:
 
 - `corpus`: ../shared/corpora/relevance, a judged collection over the 285 feeds of
   ../shared/corpora/feeds (topics as readers typed them, candidates graded 0/1/2 by assessors
   who never saw Tidings; its README says how it was made). Without it this part is skipped
   (and said so); the CJK part still runs.
+- `second`: 18 more topics over the same pool as `corpus` (topics_data/relevance_second.json),
+  judged the same way, blind, by an assessor who never saw the code or the development topics
+  (2026-11-29; the first measurement on it was made before anything was tuned on it). A check
+  that what is tuned on the development topics generalizes.
 - `cjk`: the 36 hand-written Chinese, Japanese and Korean items of the `topics` benchmark
   (topics_data/multilingual_feed.json), 24 more written for this part (relevance_cjk_feed.json:
   more same-language items per topic, and near misses that share a word with one) and 15 topics
@@ -60,6 +64,7 @@ from pathlib import Path
 
 import bm25s
 from django.conf import settings
+from django.core.cache import cache
 from django.db import connection
 from django.http import QueryDict
 
@@ -81,6 +86,9 @@ CJK_FEED = Path(__file__).parent / "topics_data" / "multilingual_feed.json"
 # items for each topic and near misses that share a word with one.
 CJK_MORE = Path(__file__).parent / "topics_data" / "relevance_cjk_feed.json"
 CJK_TOPICS = Path(__file__).parent / "topics_data" / "relevance_cjk.json"
+# A second judged set over the same collection, judged blind by an assessor who never saw the
+# code or the development topics (its "about" says how).
+SECOND_TOPICS = Path(__file__).parent / "topics_data" / "relevance_second.json"
 # Fixed, so a run never depends on the wall clock; the corpus's own dates are years old.
 NOW = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)
 SPREAD_MINUTES = 6 * 24 * 60
@@ -304,7 +312,8 @@ def _users(locales) -> dict:
     }
 
 
-def _corpus_part(size: str) -> Part:
+def _corpus_parts(size: str) -> tuple[Part, Part]:
+    """The development topics and the second set, over one pool."""
     collection, all_topics = _collection()
     topics, paths = _chosen(collection, all_topics, size)
     started = time.perf_counter()
@@ -329,7 +338,17 @@ def _corpus_part(size: str) -> Part:
         "pool_items_in_collection": sum(c is not None for c in corpus_id.values()),
         "load_seconds": round(load_seconds, 1),
     }
-    return Part("corpus", topics, grades, judged, _users(["en"]), pool, data)
+    users = _users(["en"])
+    second = json.loads(SECOND_TOPICS.read_text("utf-8"))["topics"]
+    second_grades, second_judged = {}, {}
+    for topic in second:
+        judgments = {int(i): g for i, g in topic["judgments"].items()}
+        second_grades[topic["id"]] = {item: judgments.get(cid) for item, cid in corpus_id.items()}
+        second_judged[topic["id"]] = list(judgments.values())
+    return (
+        Part("corpus", topics, grades, judged, users, pool, data),
+        Part("second", second, second_grades, second_judged, users, pool, dict(data)),
+    )
 
 
 def _cjk_part() -> Part:
@@ -337,6 +356,10 @@ def _cjk_part() -> Part:
     every CJK topic (topics_data/relevance_cjk.json)."""
     ContentItem.objects.all().delete()
     Source.objects.all().delete()
+    # The pool's size in the window is kept for minutes (ingest/pool/size.py), under the same
+    # fixed NOW: kept from the corpus part, it weighed every CJK word against 8,640 items
+    # instead of this pool's 60 (until 2026-11-29).
+    cache.clear()
     spec = json.loads(CJK_TOPICS.read_text("utf-8"))
     started = time.perf_counter()
     failed = _ingest([CJK_FEED, CJK_MORE])
@@ -368,13 +391,15 @@ def run(size: str = "full") -> dict:
         "now": NOW.isoformat(),
     }
     if (COLLECTION / "topics.json").is_file() and SHARED_FEEDS.is_dir():
-        result["corpus"] = _measure(_corpus_part(size), REPEATS[size])
+        corpus, second = _corpus_parts(size)
+        result["corpus"] = _measure(corpus, REPEATS[size])
+        result["second"] = _measure(second, REPEATS[size])
     else:
         result["corpus_skipped"] = (
             f"no judged collection at {COLLECTION} (or no feeds at {SHARED_FEEDS})"
         )
     result["cjk"] = _measure(_cjk_part(), REPEATS[size])
-    parts = [result[name] for name in ("corpus", "cjk") if name in result]
+    parts = [result[name] for name in ("corpus", "second", "cjk") if name in result]
     result["ratio"] = parts[0]["ratio"]  # the corpus's when it is there
     result["checks"] = {
         "no feed file failed": all(p["failed_files"] == 0 for p in parts),
@@ -399,7 +424,7 @@ def _write_lists(result: dict) -> Path:
         f"relevance benchmark ({result['size']}) on {result['database']}, now = {result['now']}",
         "grades: 2 clearly about the topic, 1 partly, 0 not relevant, U unjudged",
     ]
-    for name in ("corpus", "cjk"):
+    for name in ("corpus", "second", "cjk"):
         if name not in result:
             continue
         part = result[name]
@@ -483,6 +508,13 @@ def describe(result: dict) -> list[str]:
             f"{corpus['pool_items_in_collection']} matched to the collection's "
             f"{corpus['collection_items']}), {len(corpus['topics'])} topics",
             *_table(corpus),
+        ]
+        second = result["second"]
+        lines += [
+            f"  second set: {len(second['topics'])} topics over the same pool, judged blind by an "
+            "assessor who never saw the code or the development topics "
+            "(topics_data/relevance_second.json)",
+            *_table(second),
         ]
     else:
         lines.append(f"  corpus part skipped: {result['corpus_skipped']}")

@@ -164,6 +164,29 @@ def test_feedback_words_are_what_the_best_matches_share_and_the_rest_lack():
     assert not {"the", "commodore", "64"} & set(expansion_terms(query, docs, rank(interests, docs)))
 
 
+def test_a_function_word_is_never_a_feedback_word_even_when_it_keys_as_another_word():
+    # "many" keys as "man" (plural folding); skipped by key, it expanded the Clojure and
+    # Haskell topic of the relevance benchmark and showed as a related word.
+    interests = Interests.build(["Commodore 64"], [])
+    query = Query.from_interests(interests)
+    items = [
+        (f"Commodore 64 demo {n}", "Many demos, many SID tunes, many many more.") for n in range(4)
+    ]
+    docs = [Document.of(t, s) for t, s in [*items, *FILLER * 5]]
+    expansions = expansion_terms(query, docs, rank(interests, docs, query))
+    assert "sid" in expansions and "man" not in expansions and "many" not in expansions.values()
+
+
+def test_a_function_word_is_never_a_word_a_reader_likes():
+    interests = Interests.build(["Commodore 64"], [])
+    kept = [
+        {"title": f"Many SID tunes {n}", "description": "many many", "site_name": ""}
+        for n in range(3)
+    ]
+    learned = scoring.Feedback.learn(kept, [], Query.from_interests(interests))
+    assert "sid" in learned.liked and "man" not in learned.liked
+
+
 def test_feedback_words_lift_an_item_that_says_the_topic_differently():
     interests, query, docs = commodore_candidates()
     without = rank(interests, docs, query)
