@@ -1,16 +1,18 @@
 """`relevance`: how good a new user's draft preview is for a plain-language topic, measured
 against graded judgments, beside a BM25 library baseline over the same pool in the same run.
 
-Data, three parts, two pools:
+Data, four parts, two pools:
 
 - `corpus`: ../shared/corpora/relevance, a judged collection over the 285 feeds of
   ../shared/corpora/feeds (topics as readers typed them, candidates graded 0/1/2 by assessors
   who never saw Tidings; its README says how it was made). Without it this part is skipped
   (and said so); the CJK part still runs.
-- `second`: 18 more topics over the same pool as `corpus` (topics_data/relevance_second.json),
-  judged the same way, blind, by an assessor who never saw the code or the development topics
-  (2026-11-29; the first measurement on it was made before anything was tuned on it). A check
-  that what is tuned on the development topics generalizes.
+- `second` and `third`: 18 and 16 more topics over the same pool as `corpus`
+  (topics_data/relevance_second.json, relevance_third.json), judged the same way, blind, by
+  assessors who never saw the code or the development topics (2026-11-29). A check that what is
+  tuned on the development topics generalizes: the second set's first measurement was made
+  before anything was tuned on it, and it has since been used to diagnose; the third was
+  measured once and nothing was tuned on it. Keep one set that nothing is tuned on.
 - `cjk`: the 36 hand-written Chinese, Japanese and Korean items of the `topics` benchmark
   (topics_data/multilingual_feed.json), 24 more written for this part (relevance_cjk_feed.json:
   more same-language items per topic, and near misses that share a word with one) and 15 topics
@@ -86,9 +88,12 @@ CJK_FEED = Path(__file__).parent / "topics_data" / "multilingual_feed.json"
 # items for each topic and near misses that share a word with one.
 CJK_MORE = Path(__file__).parent / "topics_data" / "relevance_cjk_feed.json"
 CJK_TOPICS = Path(__file__).parent / "topics_data" / "relevance_cjk.json"
-# A second judged set over the same collection, judged blind by an assessor who never saw the
-# code or the development topics (its "about" says how).
-SECOND_TOPICS = Path(__file__).parent / "topics_data" / "relevance_second.json"
+# More judged sets over the same collection, each judged blind by an assessor who never saw the
+# code or the development topics (each file's "about" says how).
+BLIND_SETS = {
+    "second": Path(__file__).parent / "topics_data" / "relevance_second.json",
+    "third": Path(__file__).parent / "topics_data" / "relevance_third.json",
+}
 # Fixed, so a run never depends on the wall clock; the corpus's own dates are years old.
 NOW = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)
 SPREAD_MINUTES = 6 * 24 * 60
@@ -312,8 +317,8 @@ def _users(locales) -> dict:
     }
 
 
-def _corpus_parts(size: str) -> tuple[Part, Part]:
-    """The development topics and the second set, over one pool."""
+def _corpus_parts(size: str) -> list[Part]:
+    """The development topics and the blind sets (BLIND_SETS), over one pool."""
     collection, all_topics = _collection()
     topics, paths = _chosen(collection, all_topics, size)
     started = time.perf_counter()
@@ -339,16 +344,16 @@ def _corpus_parts(size: str) -> tuple[Part, Part]:
         "load_seconds": round(load_seconds, 1),
     }
     users = _users(["en"])
-    second = json.loads(SECOND_TOPICS.read_text("utf-8"))["topics"]
-    second_grades, second_judged = {}, {}
-    for topic in second:
-        judgments = {int(i): g for i, g in topic["judgments"].items()}
-        second_grades[topic["id"]] = {item: judgments.get(cid) for item, cid in corpus_id.items()}
-        second_judged[topic["id"]] = list(judgments.values())
-    return (
-        Part("corpus", topics, grades, judged, users, pool, data),
-        Part("second", second, second_grades, second_judged, users, pool, dict(data)),
-    )
+    parts = [Part("corpus", topics, grades, judged, users, pool, data)]
+    for name, path in BLIND_SETS.items():
+        blind = json.loads(path.read_text("utf-8"))["topics"]
+        blind_grades, blind_judged = {}, {}
+        for topic in blind:
+            judgments = {int(i): g for i, g in topic["judgments"].items()}
+            blind_grades[topic["id"]] = {item: judgments.get(c) for item, c in corpus_id.items()}
+            blind_judged[topic["id"]] = list(judgments.values())
+        parts.append(Part(name, blind, blind_grades, blind_judged, users, pool, dict(data)))
+    return parts
 
 
 def _cjk_part() -> Part:
@@ -391,15 +396,14 @@ def run(size: str = "full") -> dict:
         "now": NOW.isoformat(),
     }
     if (COLLECTION / "topics.json").is_file() and SHARED_FEEDS.is_dir():
-        corpus, second = _corpus_parts(size)
-        result["corpus"] = _measure(corpus, REPEATS[size])
-        result["second"] = _measure(second, REPEATS[size])
+        for part in _corpus_parts(size):
+            result[part.name] = _measure(part, REPEATS[size])
     else:
         result["corpus_skipped"] = (
             f"no judged collection at {COLLECTION} (or no feeds at {SHARED_FEEDS})"
         )
     result["cjk"] = _measure(_cjk_part(), REPEATS[size])
-    parts = [result[name] for name in ("corpus", "second", "cjk") if name in result]
+    parts = [result[name] for name in ("corpus", *BLIND_SETS, "cjk") if name in result]
     result["ratio"] = parts[0]["ratio"]  # the corpus's when it is there
     result["checks"] = {
         "no feed file failed": all(p["failed_files"] == 0 for p in parts),
@@ -424,7 +428,7 @@ def _write_lists(result: dict) -> Path:
         f"relevance benchmark ({result['size']}) on {result['database']}, now = {result['now']}",
         "grades: 2 clearly about the topic, 1 partly, 0 not relevant, U unjudged",
     ]
-    for name in ("corpus", "second", "cjk"):
+    for name in ("corpus", *BLIND_SETS, "cjk"):
         if name not in result:
             continue
         part = result[name]
@@ -509,13 +513,13 @@ def describe(result: dict) -> list[str]:
             f"{corpus['collection_items']}), {len(corpus['topics'])} topics",
             *_table(corpus),
         ]
-        second = result["second"]
-        lines += [
-            f"  second set: {len(second['topics'])} topics over the same pool, judged blind by an "
-            "assessor who never saw the code or the development topics "
-            "(topics_data/relevance_second.json)",
-            *_table(second),
-        ]
+        for name, path in BLIND_SETS.items():
+            blind = result[name]
+            lines += [
+                f"  {name} set: {len(blind['topics'])} topics over the same pool, judged blind by "
+                f"an assessor who never saw the code or the development topics ({path.name})",
+                *_table(blind),
+            ]
     else:
         lines.append(f"  corpus part skipped: {result['corpus_skipped']}")
     cjk = result["cjk"]
