@@ -12,7 +12,8 @@ Data, four parts, two pools:
   assessors who never saw the code or the development topics (2026-11-29). A check that what is
   tuned on the development topics generalizes: the second set's first measurement was made
   before anything was tuned on it, and it has since been used to diagnose; the third was
-  measured once and nothing was tuned on it. Keep one set that nothing is tuned on.
+  measured once and nothing was tuned on it. Keep one set that nothing is tuned on; a new
+  set's pools are made with tests/bench/relevance_pooling.py.
 - `cjk`: the 36 hand-written Chinese, Japanese and Korean items of the `topics` benchmark
   (topics_data/multilingual_feed.json), 24 more written for this part (relevance_cjk_feed.json:
   more same-language items per topic, and near misses that share a word with one) and 15 topics
