@@ -77,6 +77,7 @@ def pool(folder: Path, topics_file: Path, out_file: Path) -> None:
     from tests.bench import relevance
     from tests.bench import relevance_metrics as metrics
 
+    logging.getLogger("bm25s").setLevel(logging.WARNING)  # set by bm25s when imported
     _use_database(folder)
     topics = json.loads(topics_file.read_text("utf-8"))
     collection, _ = relevance._collection()
@@ -118,7 +119,6 @@ def main(argv: list[str]) -> None:
     import django
 
     django.setup()
-    logging.getLogger("bm25s").setLevel(logging.WARNING)
     if len(argv) == 2 and argv[0] == "build":
         build(Path(argv[1]))
     elif len(argv) == 4 and argv[0] == "pool":
