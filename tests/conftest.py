@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import os
 import socket
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
@@ -20,6 +19,7 @@ from django.utils import timezone, translation
 
 from inbox.accounts import sign_up
 from ingest.fetching import browser
+from tests.loopback import LoopbackServer
 
 # Every test has a hard bound that also ends its child processes (tests/hardbound.py); a
 # transactional test's database is emptied quickly, to the same state (tests/flush.py).
@@ -180,15 +180,11 @@ class FixtureServer:
             def log_message(self, *args):
                 pass
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.port = self.httpd.server_address[1]
-        # A 50 ms shutdown poll (not the default 500 ms) keeps the many tests using it fast.
-        self.thread = threading.Thread(
-            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
+        self.loopback = LoopbackServer(Handler)
+        self.port = self.loopback.port
 
     def url(self, path: str) -> str:
-        return f"http://localhost:{self.port}{path}"
+        return self.loopback.url(path)
 
     def add(self, path: str, body: bytes | str = b"", status: int = 200, **headers) -> str:
         if isinstance(body, str):
@@ -204,11 +200,8 @@ def fixture_server() -> Iterator[FixtureServer]:
     """Serves on http://localhost:<port>/; the fetcher may reach it only because this fixture
     switches on the test-only loopback allowance for the name 'localhost'."""
     server = FixtureServer()
-    server.thread.start()
-    with override_settings(FETCH_TEST_ONLY_LOOPBACK_HOSTS=("localhost",)):
+    with server.loopback, override_settings(FETCH_TEST_ONLY_LOOPBACK_HOSTS=("localhost",)):
         yield server
-    server.httpd.shutdown()
-    server.httpd.server_close()
 
 
 @pytest.fixture

@@ -4,9 +4,10 @@ textwatch benchmark's tick) or caught mid-way and killed (the fault scenarios)."
 from __future__ import annotations
 
 import contextlib
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+
+from tests.loopback import LoopbackServer
 
 PRICE_PAGE = "<html><body><p id='price'>{text}</p></body></html>"
 
@@ -42,16 +43,12 @@ class SlowPage:
             def log_message(self, *args):
                 pass
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.url = f"http://localhost:{self.httpd.server_address[1]}/page"
+        self.loopback = LoopbackServer(Handler)
+        self.url = self.loopback.url("/page")
 
     def __enter__(self) -> SlowPage:
-        threading.Thread(
-            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        ).start()
+        self.loopback.start()
         return self
 
     def __exit__(self, *exc_info) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        self.loopback.stop()

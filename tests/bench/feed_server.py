@@ -13,7 +13,9 @@ import threading
 import time
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+
+from tests.loopback import LoopbackServer
 
 ITEMS_PER_FEED = 10
 NEW_ITEMS_PER_VERSION = 2
@@ -74,14 +76,8 @@ def serve(ready, stop, latency: float, changing_every: int) -> None:
         def log_message(self, *args):
             pass
 
-    class Server(ThreadingHTTPServer):
-        daemon_threads = True
-        request_queue_size = 256  # the default 5 drops connections under a burst of fetches
-
-    httpd = Server(("127.0.0.1", 0), Handler)
-    threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}).start()
-    ready.put(httpd.server_address[1])
-    stop.wait()
-    httpd.shutdown()
-    httpd.server_close()
+    # The default backlog of 5 drops connections under a burst of fetches.
+    with LoopbackServer(Handler, request_queue_size=256) as server:
+        ready.put(server.port)
+        stop.wait()
     ready.put(stats)

@@ -26,16 +26,16 @@ from __future__ import annotations
 import html
 import json
 import socket
-import threading
 import time
 from datetime import UTC, datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 from django.test import override_settings
 
 from ingest.feeds.parse import parse_feed
 from ingest.fetching.fetch import FEED_MAX_BYTES
 from tests.bench.sizes import checked
+from tests.loopback import LoopbackServer
 
 DEPTHS = {"smoke": [10_000], "small": [40_000], "full": [80_000, 160_000]}
 LIMIT_SECONDS = 10.0
@@ -109,7 +109,7 @@ def _json_feed(name: str, poison: str = "") -> bytes:
     ).encode()
 
 
-def _serve(documents: dict[str, bytes]) -> ThreadingHTTPServer:
+def _serve(documents: dict[str, bytes]) -> LoopbackServer:
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self):
             body = documents.get(self.path, b"")
@@ -122,9 +122,7 @@ def _serve(documents: dict[str, bytes]) -> ThreadingHTTPServer:
         def log_message(self, *args):
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
+    return LoopbackServer(Handler).start()
 
 
 def _batch(prefix: str, poisoned: int, good: int, port: int, now: datetime) -> dict:
@@ -172,7 +170,7 @@ def _poisoned_batch(size: str) -> dict:
 
     socket.getaddrinfo = getaddrinfo
     server = _serve(_DOCUMENTS)
-    port = server.server_address[1]
+    port = server.port
     hosts = [
         f"{p}{k}{n}{POISON_HOST_SUFFIX}"
         for p in ("x", "y")
@@ -186,8 +184,7 @@ def _poisoned_batch(size: str) -> dict:
             mixed = _batch("y", poisoned, good, port, now)
     finally:
         socket.getaddrinfo = real_getaddrinfo
-        server.shutdown()
-        server.server_close()
+        server.stop()
     return {
         "poisoned": poisoned,
         "good": good,

@@ -20,11 +20,10 @@ the network — which runs (the model) and refreshes (remote feeds) do in produc
 
 from __future__ import annotations
 
-import threading
 import time
 from contextlib import contextmanager
 from datetime import timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 from django.contrib.auth.models import User
 from django.db.models import Q
@@ -36,6 +35,7 @@ from ingest.models import ContentItem, Source, config_hash
 from tests.bench.feed_server import feed_body
 from tests.faults import workload
 from tests.faults.harness import Deployment, Stopwatch, wait_for
+from tests.loopback import LoopbackServer
 
 HOSTS = 50
 SUFFIX = ".scale.test"
@@ -52,11 +52,8 @@ def _host(number: int) -> str:
     return f"h{number % HOSTS:02d}{SUFFIX}"
 
 
-class Site(ThreadingHTTPServer):
+class Site:
     """Feeds at /fNNNN.xml and articles at /a/N, every answer `latency` seconds late."""
-
-    daemon_threads = True
-    request_queue_size = 256
 
     def __init__(self, latency: float):
         class Handler(BaseHTTPRequestHandler):
@@ -80,9 +77,8 @@ class Site(ThreadingHTTPServer):
             def log_message(self, *args):
                 pass
 
-        super().__init__(("127.0.0.1", 0), Handler)
-        self.port = self.server_address[1]
-        threading.Thread(target=self.serve_forever, kwargs={"poll_interval": 0.05}).start()
+        self.loopback = LoopbackServer(Handler, request_queue_size=256).start()
+        self.port = self.loopback.port
 
     def url(self, number: int, path: str) -> str:
         return f"http://{_host(number)}:{self.port}{path}"
@@ -241,8 +237,7 @@ def measure(size: str) -> dict:
                 ~Q(full_text_key=""), canonical_url__contains=SUFFIX
             ).count()
         finally:
-            site.shutdown()
-            site.server_close()
+            site.loopback.stop()
     for kind in ("runs", "refreshes"):
         if f"{kind}_1_groups_per_hour" in result:
             result[f"{kind}_scaleout_ratio"] = round(

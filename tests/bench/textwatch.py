@@ -127,7 +127,7 @@ def run(size: str = "full") -> dict:
     versions = script(VERSIONS[size])
     start = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
     server = FixtureServer()
-    server.thread.start()
+    server.loopback.start()
     try:
         with override_settings(
             FETCH_TEST_ONLY_LOOPBACK_HOSTS=("localhost",), FETCH_HOST_MIN_INTERVAL_MS=0
@@ -160,8 +160,7 @@ def run(size: str = "full") -> dict:
                 previous = text
             tick = _tick_with_a_slow_page(server, user, start + timedelta(days=30))
     finally:
-        server.httpd.shutdown()
-        server.httpd.server_close()
+        server.loopback.stop()
     truth = [true for _k, _h, true in versions[1:]]
     texts = [extract.extract_text(html, kind="css", selector="#main") for _k, html, _t in versions]
     began = time.perf_counter()

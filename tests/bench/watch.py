@@ -191,7 +191,7 @@ def run(size: str = "full") -> dict:
     path, steps = load_steps()
     start = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
     server = FixtureServer()
-    server.thread.start()
+    server.loopback.start()
     try:
         with override_settings(
             FETCH_TEST_ONLY_LOOPBACK_HOSTS=("localhost",), FETCH_HOST_MIN_INTERVAL_MS=0
@@ -200,8 +200,7 @@ def run(size: str = "full") -> dict:
             watcher_runs = [_watcher_round(server, path, steps, n, start) for n in range(rounds)]
             naive_runs = [_naive_round(server, path, steps) for _ in range(rounds)]
     finally:
-        server.httpd.shutdown()
-        server.httpd.server_close()
+        server.loopback.stop()
 
     reported = watcher_runs[0][0]
     if any(run_reported != reported for run_reported, _s in watcher_runs):

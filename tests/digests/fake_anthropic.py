@@ -18,9 +18,11 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 from django.test import override_settings
+
+from tests.loopback import LoopbackServer
 
 CHARS_PER_TOKEN = 4
 
@@ -201,9 +203,8 @@ class FakeAnthropic:
             def log_message(self, *args):
                 pass
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self.loopback = LoopbackServer(Handler, host="127.0.0.1")
+        self.url = self.loopback.url()
 
     def queue(self, *answers: Answer) -> None:
         self.script.extend(answers)
@@ -257,13 +258,5 @@ class FakeAnthropic:
     @contextmanager
     def running(cls, **settings) -> Iterator[FakeAnthropic]:
         fake = cls()
-        thread = threading.Thread(
-            target=fake.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
-        thread.start()
-        try:
-            with override_settings(**fake.settings(**settings)):
-                yield fake
-        finally:
-            fake.httpd.shutdown()
-            fake.httpd.server_close()
+        with fake.loopback, override_settings(**fake.settings(**settings)):
+            yield fake

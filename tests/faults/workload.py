@@ -4,13 +4,12 @@ and the checks that nothing is stuck, lost or done twice."""
 
 from __future__ import annotations
 
-import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 from django.contrib.auth.models import User
 from django.db.models import Count, Max, Q
@@ -27,6 +26,7 @@ from ingest.models import FetchLog, Source, UserSource, config_hash
 from tests.bench.feed_server import feed_body
 from tests.digests.fake_anthropic import FakeAnthropic, default_answer
 from tests.factories import add_item
+from tests.loopback import LoopbackServer
 from tests.slow_page import SlowPage
 from tests.smtp_server import LoopbackSMTPServer
 from topics.models import Edition, EditionItem, Topic
@@ -44,15 +44,8 @@ def slow_model(seconds: float) -> Iterator[FakeAnthropic]:
         return default_answer(request)
 
     fake = FakeAnthropic(answer)
-    thread = threading.Thread(
-        target=fake.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-    )
-    thread.start()
-    try:
+    with fake.loopback:
         yield fake
-    finally:
-        fake.httpd.shutdown()
-        fake.httpd.server_close()
 
 
 @contextmanager
@@ -89,22 +82,18 @@ class SlowFeeds:
             def log_message(self, *args):
                 pass
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.port = self.httpd.server_address[1]
+        self.loopback = LoopbackServer(Handler)
+        self.port = self.loopback.port
 
     def __enter__(self) -> SlowFeeds:
-        threading.Thread(
-            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        ).start()
+        self.loopback.start()
         return self
 
     def __exit__(self, *exc_info) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        self.loopback.stop()
 
     def url(self, number: int) -> str:
-        return f"http://localhost:{self.port}/f{number:04d}.xml"
+        return self.loopback.url(f"/f{number:04d}.xml")
 
 
 def due_text_watch(page: SlowPage, *, now: datetime) -> TextWatch:

@@ -12,14 +12,13 @@ import email.utils
 import gzip
 import ipaddress
 import socket
-import threading
 import time
 import tracemalloc
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import httpx
 import pytest
@@ -40,6 +39,7 @@ from ingest.fetching.fetch import (
     parse_target,
     post,
 )
+from tests.loopback import LoopbackServer
 
 # --- Helpers -------------------------------------------------------------------------------
 
@@ -150,18 +150,14 @@ class RawServer:
             def log_message(self, *args):
                 pass
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.port = self.httpd.server_address[1]
-        threading.Thread(
-            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        ).start()
+        self.loopback = LoopbackServer(Handler).start()
+        self.port = self.loopback.port
 
     def url(self, path: str = "/") -> str:
-        return f"http://localhost:{self.port}{path}"
+        return self.loopback.url(path)
 
     def stop(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        self.loopback.stop()
 
 
 @pytest.fixture

@@ -19,9 +19,8 @@ Errors look like {"errorMessage": "...", "errorCode": "012"} with HTTP 429 (quot
 from __future__ import annotations
 
 import json
-import threading
 from datetime import timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -43,6 +42,7 @@ from ingest.pool.entries import ParsedEntry
 from ingest.pool.upsert import upsert_entries
 from ingest.search.providers.naver import NaverNewsProvider, parse_news
 from ingest.search.service import add_search, claim_queries, collect_on_run
+from tests.loopback import LoopbackServer
 
 pytestmark = pytest.mark.django_db
 
@@ -76,11 +76,8 @@ class FakeNaver:
             def log_message(self, *args):
                 pass
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://localhost:{self.httpd.server_address[1]}"
-        self.thread = threading.Thread(
-            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
+        self.loopback = LoopbackServer(Handler)
+        self.url = self.loopback.url()
 
     def answer(self, path, params, headers):
         if path != "/v1/search/news.json":
@@ -109,16 +106,16 @@ class FakeNaver:
 @pytest.fixture
 def naver():
     fake = FakeNaver()
-    fake.thread.start()
-    with override_settings(
-        FETCH_TEST_ONLY_LOOPBACK_HOSTS=("localhost",),
-        NAVER_SEARCH_API_URL=fake.url,
-        NAVER_CLIENT_ID=CLIENT_ID,
-        NAVER_CLIENT_SECRET=CLIENT_SECRET,
+    with (
+        fake.loopback,
+        override_settings(
+            FETCH_TEST_ONLY_LOOPBACK_HOSTS=("localhost",),
+            NAVER_SEARCH_API_URL=fake.url,
+            NAVER_CLIENT_ID=CLIENT_ID,
+            NAVER_CLIENT_SECRET=CLIENT_SECRET,
+        ),
     ):
         yield fake
-    fake.httpd.shutdown()
-    fake.httpd.server_close()
 
 
 @pytest.fixture(autouse=True)

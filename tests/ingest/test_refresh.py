@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Iterator
 from datetime import timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import pytest
 from django.conf import settings
@@ -36,6 +36,7 @@ from ingest.refresh.pipeline import (
     refresh_source,
 )
 from tests.ingest.politeness_worker import fetch_in_threads
+from tests.loopback import LoopbackServer
 
 MIN = timedelta(minutes=1)
 
@@ -488,15 +489,11 @@ class CountingServer:
             def log_message(self, *args):
                 pass
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.port = self.httpd.server_address[1]
-        threading.Thread(
-            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        ).start()
+        self.loopback = LoopbackServer(Handler).start()
+        self.port = self.loopback.port
 
     def url(self, path: str = "/feed.xml") -> str:
-        return f"http://localhost:{self.port}{path}"
+        return self.loopback.url(path)
 
 
 @pytest.fixture
@@ -504,8 +501,7 @@ def counting_server() -> Iterator[CountingServer]:
     server = CountingServer()
     with override_settings(FETCH_TEST_ONLY_LOOPBACK_HOSTS=("localhost",)):
         yield server
-    server.httpd.shutdown()
-    server.httpd.server_close()
+    server.loopback.stop()
 
 
 def fetch_in_parallel(urls: list[str]) -> list[object]:

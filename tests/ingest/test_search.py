@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import json
-import threading
 import time
 from datetime import timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -26,6 +25,7 @@ from ingest.models import ContentItem, ContentItemSource, FetchLog, Source, User
 from ingest.refresh.pipeline import refresh_source
 from ingest.search.service import add_search, collect_on_run
 from tests.factories import add_item
+from tests.loopback import LoopbackServer
 
 pytestmark = pytest.mark.django_db
 
@@ -63,21 +63,18 @@ class FakeSearxng:
             def log_message(self, *args):
                 pass
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://localhost:{self.httpd.server_address[1]}"
-        self.thread = threading.Thread(
-            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
+        self.loopback = LoopbackServer(Handler)
+        self.url = self.loopback.url()
 
 
 @pytest.fixture
 def searxng():
     fake = FakeSearxng()
-    fake.thread.start()
-    with override_settings(FETCH_TEST_ONLY_LOOPBACK_HOSTS=("localhost",), SEARXNG_URL=fake.url):
+    with (
+        fake.loopback,
+        override_settings(FETCH_TEST_ONLY_LOOPBACK_HOSTS=("localhost",), SEARXNG_URL=fake.url),
+    ):
         yield fake
-    fake.httpd.shutdown()
-    fake.httpd.server_close()
 
 
 @pytest.fixture(autouse=True)
