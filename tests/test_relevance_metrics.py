@@ -37,6 +37,23 @@ def test_without_a_matching_link_the_folded_title_decides_and_the_same_feed_brea
     assert judged.find("https://elsewhere.example/x", "Three") is None
 
 
+def test_items_sharing_one_link_are_told_apart_by_title():
+    # A page's dated entries differ only by fragment; some podcast feeds link every episode
+    # to their home page. Each pool item is its own judged item, not the first of them.
+    judged = metrics.JudgedItems.build(
+        [
+            {"id": 7, "feed": "w.xml", "link": "https://w.example/now#2026-01", "title": "Jan"},
+            {"id": 8, "feed": "w.xml", "link": "https://w.example/now#2026-02", "title": "Feb"},
+            {"id": 9, "feed": "p.rss", "link": "http://podcast.example/", "title": "Episode 9"},
+        ]
+    )
+
+    assert judged.find("https://w.example/now#2026-02", "Feb") == 8
+    assert judged.find("https://w.example/now#2026-01", " jan ") == 7
+    assert judged.find("https://w.example/now", "March") == 7  # no title agrees: the first
+    assert judged.find("http://podcast.example", "Episode 9") == 9
+
+
 def test_ndcg_drops_unjudged_items_and_takes_the_ideal_from_every_judged_grade():
     judged_grades = [2, 2, 1, 0, 0]
     ideal = 3 + 3 / math.log2(3) + 1 / math.log2(4)

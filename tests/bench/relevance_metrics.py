@@ -3,7 +3,9 @@
 list is against graded judgments (TREC-style; ../shared/corpora/relevance/README.md).
 
 - A pool item is a judged item when their links agree once the scheme, `www.`, the fragment,
-  a trailing slash and `utm_*` parameters are set aside; failing that, when their titles agree
+  a trailing slash and `utm_*` parameters are set aside (several items with one link — a page's
+  dated entries, a feed that links every episode to its home page — are told apart by title);
+  failing that, when their titles agree
   with case and whitespace folded (a title several items share goes to the one from the same
   feed file, else the first).
 - nDCG@10 is taken over the *condensed* list: unjudged items are dropped, the rest keep their
@@ -70,7 +72,7 @@ class JudgedItems:
     """The collection's items (items.jsonl rows: id, feed, link, title), looked up by a pool
     item's link and title."""
 
-    by_link: dict[str, int] = field(default_factory=dict)
+    by_link: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
     by_title: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
 
     @classmethod
@@ -78,7 +80,9 @@ class JudgedItems:
         judged = cls()
         for row in rows:
             if row.get("link"):
-                judged.by_link.setdefault(link_key(row["link"]), row["id"])
+                judged.by_link.setdefault(link_key(row["link"]), []).append(
+                    (row["id"], title_key(row.get("title") or ""))
+                )
             if row.get("title"):
                 judged.by_title.setdefault(title_key(row["title"]), []).append(
                     (row["id"], row.get("feed", ""))
@@ -88,9 +92,12 @@ class JudgedItems:
     def find(self, link: str, title: str, feeds: Iterable[str] = ()) -> int | None:
         """The collection's id of a pool item, or None."""
         if link:
-            found = self.by_link.get(link_key(link))
-            if found is not None:
-                return found
+            same_link = self.by_link.get(link_key(link))
+            if same_link:
+                # Items that differ only by a fragment (one page's dated entries) or a feed that
+                # gives every episode its home page: the title says which.
+                folded = title_key(title or "")
+                return next((i for i, t in same_link if t == folded), same_link[0][0])
         same_title = self.by_title.get(title_key(title)) if title else None
         if not same_title:
             return None

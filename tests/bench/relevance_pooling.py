@@ -63,12 +63,17 @@ def _pool_with_ids(collection) -> list[tuple[dict, int]]:
     from tests.bench import relevance_metrics as metrics
 
     found = metrics.JudgedItems.build(collection.values())
-    rows = []
+    rows: dict[int, dict] = {}
     for row in relevance._pool():
         item_id = found.find(row["canonical_url"], row["title"], row["feeds"])
-        if item_id is not None:
-            rows.append((row, item_id))
-    return rows
+        # One candidate per judged item: a grade is given to the collection's id, and the
+        # title shown is the collection's own when a pool item has it.
+        same = metrics.title_key(row["title"] or "") == metrics.title_key(
+            collection[item_id]["title"] if item_id is not None else ""
+        )
+        if item_id is not None and (item_id not in rows or same):
+            rows[item_id] = row
+    return [(row, item_id) for item_id, row in rows.items()]
 
 
 def pool(folder: Path, topics_file: Path, out_file: Path) -> None:
