@@ -312,6 +312,28 @@ def test_one_item_saying_all_of_the_topic_does_not_push_its_main_matches_under_t
         assert overall(leak, 40, 50) < DEFAULT_MIN_SCORE  # "database" alone is no match
 
 
+def test_an_item_about_two_things_a_topic_lists_is_a_full_match():
+    """A topic that lists four things is answered by an item about two of them: beside items
+    naming all four over and over it reads 47 and clears the default minimum at a feed's
+    ordinary impact and quality; measured against all four it read 13 and did not."""
+    from digests.models import DEFAULT_MIN_SCORE
+    from digests.runs.scoring import overall
+
+    every_four = [
+        (
+            f"Ansible, Terraform, Pulumi and Chef compared, part {n}",
+            "Ansible or Terraform? Pulumi or Chef? Ansible, Terraform, Pulumi, Chef.",
+        )
+        for n in range(5)
+    ]
+    *every, two = scores(
+        ["Ansible", "Terraform", "Pulumi", "Chef"],
+        [*every_four, ("Pulumi and Chef together", "A program and a recipe."), *FILLER],
+    )[:6]
+    assert every == [100] * 5
+    assert overall(two, 40, 50) >= DEFAULT_MIN_SCORE
+
+
 def test_a_fresh_passing_mention_does_not_outrank_a_real_match():
     """The relevance benchmark's case (functional programming in Clojure or Haskell): a fresh,
     high-impact item mentioning Clojure once (44 % of the best match's score, 42 points of
