@@ -184,7 +184,9 @@ def _new_user_draft(user, topic: str, *, use_model: bool):
     return draft, selection
 
 
-def _bm25_lists(pool: list[dict], topics: list[dict]) -> dict[str, list[int]]:
+def _bm25_lists(
+    pool: list[dict], topics: list[dict], depth: int = metrics.DEPTH
+) -> dict[str, list[int]]:
     retriever = bm25s.BM25(**BM25)
     documents = [metrics.tokens(f"{row['title']} {row['description']}") for row in pool]
     retriever.index(documents, show_progress=False)
@@ -194,7 +196,7 @@ def _bm25_lists(pool: list[dict], topics: list[dict]) -> dict[str, list[int]]:
         ranked = sorted(
             (i for i in range(len(pool)) if scores[i] > 0), key=lambda i: (-scores[i], i)
         )
-        lists[topic["id"]] = [pool[i]["id"] for i in ranked[: metrics.DEPTH]]
+        lists[topic["id"]] = [pool[i]["id"] for i in ranked[:depth]]
     return lists
 
 

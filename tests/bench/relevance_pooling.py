@@ -80,7 +80,6 @@ def pool(folder: Path, topics_file: Path, out_file: Path) -> None:
     from django.contrib.auth.models import User
 
     from tests.bench import relevance
-    from tests.bench import relevance_metrics as metrics
 
     logging.getLogger("bm25s").setLevel(logging.WARNING)  # set by bm25s when imported
     _use_database(folder)
@@ -92,11 +91,7 @@ def pool(folder: Path, topics_file: Path, out_file: Path) -> None:
     shown = {item_id: row for row, item_id in pooled}
     user = User.objects.filter(email="relevance-en@tidings.local").first()
     user = user or relevance._users(["en"])["en"]
-    depth, metrics.DEPTH = metrics.DEPTH, POOL_DEPTH
-    try:
-        bm25 = relevance._bm25_lists(rows, topics)
-    finally:
-        metrics.DEPTH = depth
+    bm25 = relevance._bm25_lists(rows, topics, depth=POOL_DEPTH)
     written = []
     for topic in topics:
         _draft, selection = relevance._new_user_draft(user, topic["topic"], use_model=False)
