@@ -82,6 +82,23 @@ def test_a_rare_word_weighs_more_than_a_common_one():
     assert rare > generic
 
 
+def test_the_rare_word_of_a_two_word_interest_outweighs_a_common_interest_in_a_title():
+    # "building a wooden sailboat by hand": an item that says "sailboat" is about the topic,
+    # one with "hand" in its title is not. As a concept, one word of "wooden sailboat" is half
+    # of it; as a word, "sailboat" weighs what its rarity says, as in plain BM25.
+    by_hand = [(f"Done by hand {n}", "Small steps.") for n in range(6)]
+    sailboat, hand, *_ = scores(
+        ["wooden sailboat", "hand"],
+        [
+            ("Which boat?", "Notes on the sailboat we built."),
+            ("Hand tools", "A list."),
+            *by_hand,
+            *FILLER,
+        ],
+    )
+    assert sailboat > hand
+
+
 def test_saying_more_of_the_topic_beats_repeating_one_word():
     # Both words about as common among the candidates; counts saturate, so four "containers"
     # are worth less than one "containers" and one "Kubernetes". (Ten items saying both more
