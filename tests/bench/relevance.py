@@ -53,7 +53,8 @@ The `model` rows measure the pipeline, not a model: the same draft preview with 
 against the tests' fake Messages API (tests/digests/fake_anthropic.py), whose canned
 `suggest_interests` answer splits the topic at commas and "and" (plus initials). Checks: no
 feed file failed; each topic's preview is the same list every time; the fake was asked once per
-topic. The ranked lists (titles with grades, U for unjudged) go to var/bench/relevance-<db>.txt.
+distinct topic (one typed again is the combination cache's). The ranked lists (titles with
+grades, U for unjudged) go to var/bench/relevance-<db>.txt.
 """
 
 from __future__ import annotations
@@ -74,6 +75,7 @@ from django.http import QueryDict
 from digests.runs import runner
 from digests.subscriptions import service as subscriptions
 from digests.subscriptions.forms import draft_data
+from digests.subscriptions.interests import normalized_topic
 from inbox.accounts import sign_up
 from ingest.models import ContentItem, ContentItemSource, Source
 from ingest.refresh.pipeline import refresh_source
@@ -415,12 +417,26 @@ def run(size: str = "full") -> dict:
     result["checks"] = {
         "no feed file failed": all(p["failed_files"] == 0 for p in parts),
         "each topic's preview is the same list every time": all(p["stable"] for p in parts),
-        "the fake model was asked once per topic": all(
-            p["model_requests"] == len(p["topics"]) for p in parts
+        "the fake model was asked once per distinct topic": all(
+            p["model_requests"] == asked
+            for p, asked in zip(parts, _first_asked(parts), strict=True)
         ),
     }
     result["lists_file"] = str(_write_lists(result))
     return result
+
+
+def _first_asked(parts: list[dict]) -> list[int]:
+    """Per part, its topics not typed before in the run: a topic typed again in the same
+    language ("Emacs" of the fourth and seventh sets) is the combination cache's, not the
+    model's (digests/subscriptions/interests.py)."""
+    seen: set[tuple[str, str]] = set()
+    counts = []
+    for part in parts:
+        keys = [(normalized_topic(o["topic"]), o["locale"]) for o in part["topics"]]
+        counts.append(len(set(keys) - seen))
+        seen.update(keys)
+    return counts
 
 
 def _grade(grade: int | None) -> str:
