@@ -11,6 +11,11 @@ BLIND_SETS): what an assessor who never sees the code needs, in the collection's
         benchmark makes them) and the assessor's own, merged, shuffled and written to OUT
         without saying which found what
 
+    python -m tests.bench.relevance_pooling merge OUT POOLS...
+        several `pool` outputs for the same topics (made from checkouts of the code before and
+        after a change, so that neither side's picks go unjudged) as one: each topic's
+        candidates once, shuffled again
+
 The assessor grades every candidate 0/1/2 (../shared/corpora/relevance/README.md) into a file
 of the same shape as topics_data/relevance_third.json, which joins BLIND_SETS. Measure a set
 once before tuning on it, and keep one set nothing was tuned on (docs/benchmarks.md).
@@ -114,6 +119,20 @@ def pool(folder: Path, topics_file: Path, out_file: Path) -> None:
     print(f"{sum(len(t['candidates']) for t in written)} candidates for {len(written)} topics")
 
 
+def merge(out_file: Path, pool_files: list[Path]) -> None:
+    topics: dict[str, dict] = {}
+    for pool_file in pool_files:
+        for topic in json.loads(pool_file.read_text("utf-8")):
+            merged = topics.setdefault(topic["id"], {**topic, "candidates": []})
+            known = {c["item"] for c in merged["candidates"]}
+            merged["candidates"] += [c for c in topic["candidates"] if c["item"] not in known]
+    for topic_id, topic in topics.items():
+        random.Random(f"{topic_id}-merged").shuffle(topic["candidates"])
+    written = list(topics.values())
+    out_file.write_text(json.dumps(written, ensure_ascii=False, indent=1), "utf-8")
+    print(f"{sum(len(t['candidates']) for t in written)} candidates for {len(written)} topics")
+
+
 def main(argv: list[str]) -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
     import django
@@ -123,6 +142,8 @@ def main(argv: list[str]) -> None:
         build(Path(argv[1]))
     elif len(argv) == 4 and argv[0] == "pool":
         pool(Path(argv[1]), Path(argv[2]), Path(argv[3]))
+    elif len(argv) >= 3 and argv[0] == "merge":
+        merge(Path(argv[1]), [Path(a) for a in argv[2:]])
     else:
         sys.exit(__doc__)
 
