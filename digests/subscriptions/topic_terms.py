@@ -136,7 +136,13 @@ def _starts_weak_name(name_run: list[str]) -> bool:
     return _name_kind(name_run[0], first=False, title_case=False) == "weak"
 
 
+# The reader speaking of themselves: capitalized wherever it stands, never a name.
+_FIRST_PERSON = frozenset(["i", "i'm", "i'd", "i've", "i'll"])
+
+
 def _is_english_stop(word: str, *, first: bool, title_case: bool) -> bool:
+    if word.casefold().replace("’", "'") in _FIRST_PERSON:
+        return True
     if len(word) >= 2 and word.isupper():
         return False  # IT, US: acronyms, not "it" and "us"
     if word[:1].isupper() and not first and not title_case:

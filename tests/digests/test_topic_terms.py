@@ -35,6 +35,13 @@ from digests.subscriptions.topic_terms import MAX_TERMS, extract_terms
         ("technical writing", ["technical writing"]),
         ("What's New in the EU AI Act", ["EU AI Act", "AI Act", "EU", "AI"]),
         ("C++ and C# tooling", ["C++", "C# tooling", "C#"]),
+        # How people ask: the reader's "I" (capitalized mid-sentence, yet no name), the verbs
+        # of asking and when; "interest" of "interest rates" is no filler.
+        ("how do I get better at chess", ["chess"]),
+        ("keep me posted on what's happening in Venezuela", ["Venezuela"]),
+        ("tell me what's going on with the Fed and interest rates", ["Fed", "interest rates"]),
+        ("what happened in Formula 1 this weekend", ["Formula 1"]),
+        ("help me stay on top of AI regulation in Europe", ["AI regulation", "Europe", "AI"]),
     ],
 )
 def test_english_topics_keep_phrases_and_names_without_the_filler(topic, expected):
