@@ -42,6 +42,15 @@ from digests.subscriptions.topic_terms import MAX_TERMS, extract_terms
         ("tell me what's going on with the Fed and interest rates", ["Fed", "interest rates"]),
         ("what happened in Formula 1 this weekend", ["Formula 1"]),
         ("help me stay on top of AI regulation in Europe", ["AI regulation", "Europe", "AI"]),
+        ("Notify me when there are new PostgreSQL releases", ["PostgreSQL releases", "PostgreSQL"]),
+        ("Give me a daily digest of Hacker News top stories", ["Hacker News"]),
+        # Framing as a phrase's first word, a thing as its head.
+        ("I'm thinking about buying an electric bike", ["electric bike"]),
+        ("I'd love to learn more about bird watching", ["bird watching"]),
+        (
+            "following network monitoring tools",
+            ["network monitoring tools", "monitoring tools", "network monitoring"],
+        ),
     ],
 )
 def test_english_topics_keep_phrases_and_names_without_the_filler(topic, expected):
