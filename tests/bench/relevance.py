@@ -1,19 +1,19 @@
 """`relevance`: how good a new user's draft preview is for a plain-language topic, measured
 against graded judgments, beside a BM25 library baseline over the same pool in the same run.
 
-Data, nine parts, two pools:
+Data, ten parts, two pools:
 
 - `corpus`: ../shared/corpora/relevance, a judged collection over the 285 feeds of
   ../shared/corpora/feeds (topics as readers typed them, candidates graded 0/1/2 by assessors
   who never saw Tidings; its README says how it was made). Without it this part is skipped
   (and said so); the CJK part still runs.
-- `second` … `eighth`: 18, 16, 14, 14, 12, 14 and 16 more topics over the same pool as
-  `corpus` (topics_data/relevance_second.json … _eighth.json), judged the same way, blind, by
+- `second` … `ninth`: 18, 16, 14, 14, 12, 14, 16 and 16 more topics over the same pool as
+  `corpus` (topics_data/relevance_second.json … _ninth.json), judged the same way, blind, by
   assessors who never saw the code or the development topics (2026-11-29). A check that what
   is tuned on the development topics generalizes. Each was measured before anything was tuned
-  on it; the second to sixth have since been used to choose changes, the seventh and eighth
-  only to check one (each file's "about" says). Keep one set that nothing is tuned on; a new
-  set's pools are made with tests/bench/relevance_pooling.py.
+  on it; the second to sixth have since been used to choose changes, the seventh to ninth only
+  to check them (each file's "about" says). Keep one set that nothing is tuned on; a new set's
+  pools are made with tests/bench/relevance_pooling.py.
 - `cjk`: the 36 hand-written Chinese, Japanese and Korean items of the `topics` benchmark
   (topics_data/multilingual_feed.json), 24 more written for this part (relevance_cjk_feed.json:
   more same-language items per topic, and near misses that share a word with one) and 15 topics
@@ -101,6 +101,7 @@ BLIND_SETS = {
     "sixth": Path(__file__).parent / "topics_data" / "relevance_sixth.json",
     "seventh": Path(__file__).parent / "topics_data" / "relevance_seventh.json",
     "eighth": Path(__file__).parent / "topics_data" / "relevance_eighth.json",
+    "ninth": Path(__file__).parent / "topics_data" / "relevance_ninth.json",
 }
 # Fixed, so a run never depends on the wall clock; the corpus's own dates are years old.
 NOW = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)
