@@ -134,8 +134,10 @@ MUTED_SOURCE_FACTOR = 0.7
 
 # Latin words as the pool's word index sees them: runs of letters and digits (after folding,
 # so "VIC-20" is "vic 20"). Chinese, Japanese and Korean text is matched by substring.
-_LATIN_WORD = re.compile(r"[0-9a-z\u00c0-\u024f]+")
-_CASED_WORD = re.compile(r"[0-9A-Za-z\u00c0-\u024f]+")
+# Letters of the alphabets that write words apart: Latin, Greek and Cyrillic.
+_LETTERS = "a-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff"
+_LATIN_WORD = re.compile(f"[0-9{_LETTERS}]+")
+_CASED_WORD = re.compile(f"[0-9A-Z{_LETTERS}]+")
 _CJK_START = 0x2E80
 # The interest extractor's English and European function words and filler
 # (digests/subscriptions/topic_words/): never an expansion word. Read by path so the run
@@ -336,7 +338,7 @@ def forget_queries() -> None:
     _expansion_matcher.cache_clear()
 
 
-_BETWEEN_WORDS = r"[^0-9a-z\u00c0-\u024f]+"
+_BETWEEN_WORDS = f"[^0-9{_LETTERS}]+"
 
 
 def _content_words(written: list[str]) -> tuple[list[str], tuple[str, ...]]:
@@ -367,7 +369,7 @@ def _phrase_pattern(
     if any(map(_is_cjk_term, phrase)):
         # Chinese and Japanese write a phrase's words together, Korean with a space between.
         return re.compile(r"\s*".join(words))
-    edge = "[0-9a-z\u00c0-\u024f]"
+    edge = _EDGE
     between = [
         _BETWEEN_WORDS.join(["", *map(re.escape, link.split()), ""]) if link else _BETWEEN_WORDS
         for link in (links or ("",) * (len(words) - 1))
@@ -376,7 +378,7 @@ def _phrase_pattern(
     return re.compile(f"(?<!{edge})" + joined + f"(?!{edge})")
 
 
-_EDGE = "[0-9a-z\u00c0-\u024f]"
+_EDGE = f"[0-9{_LETTERS}]"
 _EDGE_CHAR = re.compile(_EDGE)
 _WHOLE_WORD = re.compile(_EDGE + "+")
 # Most candidates say none of a few words: a substring check of each form is far cheaper than

@@ -58,7 +58,7 @@ _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _KATAKANA = "\u30a0-\u30ff\u31f0-\u31ff"
 _HIRAGANA = "\u3040-\u309f"
 _HANGUL = "\uac00-\ud7af\u1100-\u11ff\u3130-\u318f"
-_LATIN = "A-Za-z0-9\u00c0-\u024f"
+_LATIN = "A-Za-z0-9\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff"  # and Greek, Cyrillic
 # A Latin word may hold . ' / - between letters and end in + or # (Next.js, CI/CD, C++, C#).
 _LATIN_WORD = rf"[{_LATIN}](?:[{_LATIN}+#]|[._'’/-](?=[{_LATIN}]))*"
 _TOKEN = re.compile(

@@ -49,6 +49,13 @@ def test_full_width_text_and_terms_match_their_ascii_forms():
     assert matched(["大语言模型"], "国产大语言模型发布") == ["大语言模型"]
 
 
+def test_greek_and_cyrillic_words_match_as_whole_words():
+    assert matched(["Навальный"], "Алексей Навальный: новое расследование") == ["Навальный"]
+    assert matched(["Рим"], "Римский форум открыт") == []  # a word inside a longer one
+    assert matched(["новости Оренбурга"], "Главные новости Оренбурга") == ["новости Оренбурга"]
+    assert matched(["πολιτική"], "Η ελληνική πολιτική σήμερα") == ["πολιτική"]
+
+
 def test_a_negative_keyword_in_the_plural_excludes_the_singular():
     interests = Interests.build(["databases"], ["job postings"])
     assert relevance(interests, title="Database job posting for Berlin", summary="").score == 0

@@ -95,6 +95,8 @@ def test_chinese_japanese_and_korean_topics_are_cut_into_terms(topic, expected):
         ("Welche Programmiersprache soll ich lernen", ["Programmiersprache"]),
         ("Comment je peux suivre la politique européenne", ["politique européenne"]),
         ("¿Qué hay de nuevo en energía solar?", ["hay", "energía solar"]),
+        # Greek and Cyrillic words are words: a capitalized one inside a sentence is a name.
+        ("новости Оренбурга", ["новости Оренбурга", "Оренбурга"]),
     ],
 )
 def test_german_french_and_portuguese_filler_is_dropped_too(topic, expected):
