@@ -7,9 +7,10 @@ candidates (`rank()`):
 
 - The interests are read as words and phrases: "Python programming" is the words `python`
   and `programming`, and the phrase when they stand together; a function word inside an
-  interest ("Ruby on Rails") links its phrase and is no word of its own. Latin words match
-  whole words, the last letter-s of a plural folded (ingest/text/terms.py: "models" is
-  "model"); Chinese, Japanese and Korean terms match where they are written, as substrings.
+  interest ("Ruby on Rails") links its phrase and is no word of its own. Latin, Greek and
+  Cyrillic words match whole words, the last letter-s of a Latin plural folded
+  (ingest/text/terms.py: "models" is "model"); Chinese, Japanese and Korean terms match where
+  they are written, as substrings.
 - Each word weighs its inverse document frequency, so "Kubernetes" in a pool of container
   news counts for more than "production": among the candidates, or for a topic-only run
   (whose candidates are every pool item with one of its words) against the pool in the
@@ -19,6 +20,9 @@ candidates (`rank()`):
 - Each interest is a concept: it adds how much of itself the item says (over what it scores
   once in a title) times how rare its words are, so "machine learning" counts no more than
   "LLM", and an item that says more of the topic's concepts scores more.
+- Each word of the interests also adds its own weight, as in plain BM25 (WORD_WEIGHT), so
+  the rare word of a two-word interest ("sailboat" of "wooden sailboat") outweighs a common
+  one-word interest ("hand") in a title.
 - Relevance is the score as a share of the best candidate's (or of what one interest found once
   in a title scores, when no candidate does better): 100 for the best match of the run. The
   share is never taken of more than FULL_MATCH times an item saying two interests (every
@@ -132,9 +136,9 @@ LIKED_BOOST = 0.1
 DISLIKED_PENALTY = 0.25
 MUTED_SOURCE_FACTOR = 0.7
 
-# Latin words as the pool's word index sees them: runs of letters and digits (after folding,
-# so "VIC-20" is "vic 20"). Chinese, Japanese and Korean text is matched by substring.
-# Letters of the alphabets that write words apart: Latin, Greek and Cyrillic.
+# Words as the pool's word index sees them: runs of letters and digits (after folding, so
+# "VIC-20" is "vic 20") of the alphabets that write words apart, Latin, Greek and Cyrillic.
+# Chinese, Japanese and Korean text is matched by substring.
 _LETTERS = "a-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff"
 _LATIN_WORD = re.compile(f"[0-9{_LETTERS}]+")
 _CASED_WORD = re.compile(f"[0-9A-Z{_LETTERS}]+")
