@@ -9,6 +9,12 @@ from django.db import IntegrityError, transaction
 
 from billing import periods
 from billing.models import MONTHLY_CREDITS, Account, CreditTransaction, Tier
+from config.compiled_query import PLACEHOLDER_ID, CompiledQuery
+
+# On every console page (the header's balance): compiled once (config/compiled_query.py).
+_ACCOUNT = CompiledQuery(
+    lambda user_id: Account.objects.filter(user_id=user_id).order_by("pk")[:1], PLACEHOLDER_ID
+)
 
 
 def ensure_account(user, *, now: datetime) -> Account:
@@ -20,7 +26,7 @@ def ensure_account(user, *, now: datetime) -> Account:
 
 def account_for(user_id: int, *, now: datetime) -> Account:
     """`ensure_account` for a user known by id."""
-    account = Account.objects.filter(user_id=user_id).first()
+    account = _ACCOUNT.first(user_id)
     if account is not None:
         return account
     today = periods.utc_today(now)

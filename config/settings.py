@@ -195,6 +195,8 @@ else:
     Q_CLUSTER["poll"] = 1
 
 # --- Auth -------------------------------------------------------------------------------
+# Database sessions, read through a compiled query on every signed-in page (inbox/sessions.py).
+SESSION_ENGINE = "inbox.sessions"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -14,9 +14,18 @@ from django.contrib.auth.backends import ModelBackend
 from django.utils import timezone
 
 from config.client_address import client_address
+from config.compiled_query import PLACEHOLDER_ID, CompiledQuery
 from inbox import auth_throttle
 
 logger = logging.getLogger(__name__)
+
+# On every signed-in page: compiled once (config/compiled_query.py).
+_SIGNED_IN_USER = CompiledQuery(
+    lambda user_id: (
+        get_user_model()._default_manager.select_related("preference").filter(pk=user_id)[:1]
+    ),
+    PLACEHOLDER_ID,
+)
 
 
 class EmailBackend(ModelBackend):
@@ -45,9 +54,5 @@ class EmailBackend(ModelBackend):
         """The signed-in user of a session with their preferences (language, time zone, the
         Inbox's version) in the same query: UserPreferenceMiddleware reads them from it
         instead of asking again on every page."""
-        model = get_user_model()
-        try:
-            user = model._default_manager.select_related("preference").get(pk=user_id)
-        except model.DoesNotExist:
-            return None
-        return user if self.user_can_authenticate(user) else None
+        user = _SIGNED_IN_USER.first(user_id)
+        return user if user is not None and self.user_can_authenticate(user) else None

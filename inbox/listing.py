@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo
 
 from django.db.models import Count, Exists, F, OuterRef, Q
 
+from config.compiled_query import PLACEHOLDER_ID, CompiledQuery, placeholder_id
 from digests.models import Run, RunItem
 from digests.narrative.reasons import reason_text
 from inbox.models import UserContentState
@@ -155,6 +156,10 @@ def _cut_page(
 ) -> tuple[list, bool]:
     """The page's RunItems (or, given `fields`, dicts of them) and whether more follow; none
     after a cursor that names no run of this user."""
+    first_page = _first_page_query(inbox_filter, page_size + 1, fields) if after is None else None
+    if first_page is not None:
+        page = first_page.all(*_first_page_values(user, inbox_filter))
+        return page[:page_size], len(page) > page_size
     items = _page_items(user, inbox_filter, after=after, zone=zone)
     if items is None:
         return [], False
@@ -162,6 +167,47 @@ def _cut_page(
         items = items.values(*fields)
     page = list(items[: page_size + 1])
     return page[:page_size], len(page) > page_size
+
+
+# The first page of a tab, with or without a subscription or a run picked — the Inbox as a
+# reader opens it, the JSON API's list as a client first reads it — is a query of a fixed shape:
+# compiled once per shape (config/compiled_query.py); the ORM built and compiled it in about
+# as long as the database ran it. Text, dates and cursors take the ORM's way.
+_FIRST_PAGES: dict[tuple, CompiledQuery] = {}
+
+
+def _first_page_query(inbox_filter: InboxFilter, rows: int, fields) -> CompiledQuery | None:
+    if not fields or inbox_filter.text or inbox_filter.since or inbox_filter.until:
+        return None
+    if inbox_filter.changed_since is not None:
+        return None
+    picked = (inbox_filter.subscription_id is not None, inbox_filter.run_id is not None)
+    shape = (inbox_filter.show, picked, rows, tuple(fields))
+    compiled = _FIRST_PAGES.get(shape)
+    if compiled is None:
+        placeholders = [placeholder_id(n) for n in range(1 + sum(picked))]
+        compiled = _FIRST_PAGES[shape] = CompiledQuery(
+            lambda user_id, *ids: _shaped_page(
+                inbox_filter.show, picked, user_id, ids, rows, fields
+            ),
+            *placeholders,
+        )
+    return compiled
+
+
+def _shaped_page(show: str, picked: tuple[bool, bool], user_id, ids, rows: int, fields):
+    ids = iter(ids)
+    shaped = InboxFilter(
+        show=show,
+        subscription_id=next(ids) if picked[0] else None,
+        run_id=next(ids) if picked[1] else None,
+    )
+    return _page_items(user_id, shaped, after=None, zone="UTC").values(*fields)[:rows]
+
+
+def _first_page_values(user, inbox_filter: InboxFilter) -> list[int]:
+    picked = (inbox_filter.subscription_id, inbox_filter.run_id)
+    return [user.pk, *(value for value in picked if value is not None)]
 
 
 def inbox_page(
@@ -239,12 +285,31 @@ def inbox_page_rows(
 def marks_by_hash(user, hashes) -> dict[str, tuple]:
     """(read_at, saved_at, not_interested_at) of the user's marked items among `hashes`, as
     plain tuples (NO_MARKS for the others): one query, no model instance per state."""
+    hashes = sorted(hashes)
+    if not hashes:
+        return {}
+    if len(hashes) > _COMPILED_MARKS_UP_TO:  # a reading app's long sync: the ORM's way
+        rows = UserContentState.objects.filter(user=user, canonical_url_hash__in=hashes)
+        return {row[0]: row[1:] for row in rows.values_list(*_MARK_COLUMNS)}
+    query = _MARKS.get(len(hashes))
+    if query is None:  # compiled once per number of hashes
+        query = _MARKS[len(hashes)] = CompiledQuery(
+            lambda user_id, *hashes: UserContentState.objects.filter(
+                user=user_id, canonical_url_hash__in=hashes
+            ).values(*_MARK_COLUMNS),
+            PLACEHOLDER_ID,
+            *(f"\x00hash{n}" for n in range(len(hashes))),
+        )
     return {
-        url_hash: (read_at, saved_at, not_interested_at)
-        for url_hash, read_at, saved_at, not_interested_at in UserContentState.objects.filter(
-            user=user, canonical_url_hash__in=list(hashes)
-        ).values_list("canonical_url_hash", "read_at", "saved_at", "not_interested_at")
+        row["canonical_url_hash"]: (row["read_at"], row["saved_at"], row["not_interested_at"])
+        for row in query.all(user.pk, *hashes)
     }
+
+
+_MARK_COLUMNS = ("canonical_url_hash", "read_at", "saved_at", "not_interested_at")
+# Pages of the Inbox and of its JSON list: at most 101 items (a page and the next one's first).
+_COMPILED_MARKS_UP_TO = 101
+_MARKS: dict[int, CompiledQuery] = {}
 
 
 def with_states(user, run_items: list[RunItem]) -> list[RunItem]:

@@ -19,6 +19,9 @@ The REST API counts through `ApiRateThrottle`, the four above in one: every coun
 touches is read with one `get_many` and written with one `set_many` (per window length) instead
 of a read and a write per throttle — the same cache keys, rates and answers, so the reading-app
 protocols and the assistants, which count through the single throttles, share the allowance.
+
+Every counter is a `RateWindow` (config/api/rate_window.py): its size does not grow with the
+rate, as DRF's list of a timestamp per request does.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from rest_framework.throttling import (
 )
 
 from config.api.middleware import RATE_LIMIT_ATTRIBUTE
+from config.api.rate_window import CACHE_FORMAT, RateWindow
 from config.client_address import client_address, throttle_bucket
 
 
@@ -47,7 +51,11 @@ class RateLimit:
 
 
 class _LiveRate(SimpleRateThrottle):
-    """Reads the live rates, and leaves what it counted on the request for the headers."""
+    """Reads the live rates, counts in a `RateWindow` (bounded whatever the rate, where DRF
+    keeps a timestamp per request), and leaves what it counted on the request for the headers."""
+
+    cache_format = CACHE_FORMAT
+    window: RateWindow | None = None
 
     def get_ident(self, request):
         return throttle_bucket(client_address(request))
@@ -57,15 +65,39 @@ class _LiveRate(SimpleRateThrottle):
         return super().get_rate()
 
     def allow_request(self, request, view):
-        allowed = super().allow_request(request, view)
-        if getattr(self, "rate", None) is not None and getattr(self, "key", None) is not None:
-            self._report(request, allowed)
+        if not _counts(self, request, view):
+            return True
+        allowed = self._count(self.cache.get(self.key), request)
+        if allowed:
+            self.cache.set(self.key, self.window.stored(), self.duration)
         return allowed
 
+    def _count(self, stored, request) -> bool:
+        """Whether this request fits the allowance, given the key's stored counter; counts it
+        when it does (the caller writes the counter back)."""
+        self.now = self.timer()
+        self.window = RateWindow(stored, now=self.now, duration=self.duration)
+        allowed = self.window.count < self.num_requests
+        if allowed:
+            self.window.add(self.now)
+        self._report(request, allowed)
+        return allowed
+
+    def wait(self):
+        """DRF's spacing: the time until the oldest counted requests leave, shared by the
+        requests the allowance will then have room for."""
+        window = self.window
+        counted = window.count if window else 0
+        available = self.num_requests - counted + 1
+        if available <= 0:
+            return None
+        left = window.oldest_leaves_in(self.now) if window else self.duration
+        return left / float(available)
+
     def _report(self, request, allowed: bool) -> None:
-        history = self.history
-        remaining = max(0, self.num_requests - len(history))
-        reset = math.ceil(history[-1] + self.duration - self.now) if history else 0
+        window = self.window
+        remaining = max(0, self.num_requests - window.count)
+        reset = math.ceil(window.oldest_leaves_in(self.now)) if window.slices else 0
         current = RateLimit(self.num_requests, remaining, max(0, reset))
         target = getattr(request, "_request", request)  # the HttpRequest the middleware sees
         previous = getattr(target, RATE_LIMIT_ATTRIBUTE, None)
@@ -117,27 +149,20 @@ class ApiRateThrottle:
     PARTS = (LiveAnonRateThrottle, LiveUserRateThrottle, TokenRateThrottle, LiveScopedRateThrottle)
 
     def __init__(self):
-        self._refused: list[SimpleRateThrottle] = []
+        self._refused: list[_LiveRate] = []
 
     def allow_request(self, request, view) -> bool:
         counting = [t for t in (part() for part in self.PARTS) if _counts(t, request, view)]
         if not counting:
             return True
         cache = counting[0].cache
-        histories = cache.get_many([t.key for t in counting])
-        writes: dict[int, dict] = {}  # window (s) -> {key: history}
+        stored = cache.get_many([t.key for t in counting])
+        writes: dict[int, dict] = {}  # window (s) -> {key: counter}
         for throttle in counting:
-            throttle.history = list(histories.get(throttle.key, []))
-            throttle.now = throttle.timer()
-            while throttle.history and throttle.history[-1] <= throttle.now - throttle.duration:
-                throttle.history.pop()
-            allowed = len(throttle.history) < throttle.num_requests
-            if allowed:
-                throttle.history.insert(0, throttle.now)
-                writes.setdefault(throttle.duration, {})[throttle.key] = throttle.history
+            if throttle._count(stored.get(throttle.key), request):
+                writes.setdefault(throttle.duration, {})[throttle.key] = throttle.window.stored()
             else:
                 self._refused.append(throttle)
-            throttle._report(request, allowed)
         for duration, values in writes.items():
             cache.set_many(values, duration)
         return not self._refused
