@@ -13,11 +13,12 @@ return a little more than the scorer keeps, never less. Two kinds of term:
   word sequences and a term matches as a phrase of whole words — what the scorer's
   word-boundary pattern accepts.
 - Substring terms (anything else: CJK, Korean, accented words, "++") match anywhere inside a
-  word, as the scorer does for them; neither word tokenizer can split Chinese. The scorer
-  cuts CJK interests into words (ingest/text/segment.py) and asks for those words, so a
-  substring match is always at least what it keeps; when the terms hold CJK, their Latin
-  words (生成AI → "AI") are looked for as substrings too, since the word index sees
-  "生成aiの規制" as one token. Only rows with
+  word, as the scorer does for them (a Cyrillic term as its stem, `terms.shared_part()`: the
+  scorer accepts it in every case, "Оренбурга" in "Оренбурге"); neither word tokenizer can
+  split Chinese. The scorer cuts CJK interests into words (ingest/text/segment.py) and asks
+  for those words, so a substring match is always at least what it keeps; when the terms hold
+  CJK, their Latin words (生成AI → "AI") are looked for as substrings too, since the word
+  index sees "生成aiの規制" as one token. Only rows with
   non-ASCII text can contain a non-ASCII term, and those rows are indexed apart: in SQLite an
   FTS5 trigram table (3.34+) for terms of three characters or more and a partial index walked
   with LIKE for shorter ones; in PostgreSQL a partial index walked with ILIKE. ASCII terms
@@ -63,7 +64,7 @@ from typing import Literal
 from django.db import connections
 
 from ingest.text.segment import has_cjk
-from ingest.text.terms import clean_term, term_form
+from ingest.text.terms import clean_term, shared_part, term_form
 
 logger = logging.getLogger(__name__)
 
@@ -149,7 +150,8 @@ def search_pool(
     clean = list(dict.fromkeys(chain.from_iterable(_with_full_width(t) for t in clean)))
     connection = connections[using]
     words = [t for t in clean if is_word_term(t)]
-    non_ascii = [t for t in clean if not t.isascii()]
+    # A substring search for every form the scorer accepts: a Cyrillic word without its ending.
+    non_ascii = list(dict.fromkeys(shared_part(t) for t in clean if not t.isascii()))
     if any(map(has_cjk, non_ascii)):
         # A Latin word written against Chinese, Japanese or Korean text (生成AIの規制, AI芯片) is
         # part of one long token to the word index, yet the scorer finds it there: for a CJK

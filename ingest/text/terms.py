@@ -9,6 +9,12 @@ rule, used by the scorer (digests/runs/scoring.py) and by the pool's full-text r
   matches "language model" and the other way round, "LLMs" matches "LLM", "batteries"
   matches "battery". Not for words where dropping an "s" makes another word ("news" is not
   "new", "Windows" is not "window") and not for short words, where the forms collide ("bus").
+- The last word of a Cyrillic term matches its other case forms: Russian (and its neighbours)
+  inflect where English adds an "s", so "Оренбурга" (of Orenburg) must find "в Оренбурге" (in
+  Orenburg). The word's ending is taken off when the stem left is long enough, and the stem
+  matches with any noun or adjective ending — "Москвы" matches "Москва", "Москве", "Москвой",
+  "Оренбурга" also "Оренбургской" (the place's adjective: its region, its people).
+  Short words, acronyms ("ЖКХ") and names in mixed case match only as written.
 """
 
 from __future__ import annotations
@@ -76,6 +82,28 @@ _SIBILANT_ENDINGS = ("s", "x", "z", "ch", "sh")
 _VOWELS = frozenset("aeiou")
 MIN_PLURAL_WORD = 4
 
+# Noun and adjective case endings of Russian, which its neighbours' endings mostly share.
+_CASE_ENDINGS = {
+    *("а", "я", "о", "е", "ё", "ы", "и", "у", "ю", "ь", "й"),
+    *("ой", "ей", "ою", "ею", "ом", "ем", "ём", "ам", "ям", "ах", "ях", "ов", "ев", "ёв"),
+    *("ами", "ями", "ий", "ый", "ая", "яя", "ое", "ее", "ые", "ие", "ую", "юю", "ым", "им"),
+    *("ых", "их", "ого", "его", "ому", "ему", "ыми", "ими"),
+}
+# A stem also matches as the adjective of a place or a name ("Оренбургская область" is
+# Orenburg's region); a word is not cut back to such a stem ("новосибирский" keeps its "ск").
+_PLACE_ADJECTIVE_ENDINGS = {
+    *("ский", "ская", "ское", "ские", "ского", "ской", "скому", "ском", "ским", "ских"),
+    *("скими", "скую"),
+}
+# Longest first (a word's ending is the longest that leaves a stem), then none.
+_STRIPPED_ENDINGS = (*sorted(_CASE_ENDINGS, key=lambda ending: (-len(ending), ending)), "")
+CYRILLIC_ENDINGS = (
+    *sorted(_CASE_ENDINGS | _PLACE_ADJECTIVE_ENDINGS, key=lambda ending: (-len(ending), ending)),
+    "",
+)
+MIN_CYRILLIC_WORD = 5
+MIN_CYRILLIC_STEM = 4
+
 
 def fold(text: str) -> str:
     """Compatibility forms folded (full-width letters and digits, ideographic spaces), then
@@ -109,6 +137,8 @@ def term_form(term: str) -> TermForm:
     display = clean_term(term).replace("-", " ")
     folded = display.casefold()
     last = display.rsplit(" ", 1)[-1]
+    if _is_cyrillic_word(last):
+        return _cyrillic_form(folded, last)
     if not folded.isascii() or not last.isalpha():
         return TermForm(folded, ("",))
     if _is_acronym_plural(last):  # LLMs, APIs, GPUs
@@ -134,6 +164,34 @@ def term_form(term: str) -> TermForm:
     if lowered.endswith("s"):
         return TermForm(folded[:-1], ("s", ""))  # models, runtimes
     return TermForm(folded, ("s", ""))  # model, cache
+
+
+def _is_cyrillic_word(word: str) -> bool:
+    return word.isalpha() and all("\u0400" <= char <= "\u04ff" for char in word)
+
+
+def _cyrillic_form(folded: str, last: str) -> TermForm:
+    """The last word's stem with every case ending; as written when short, an acronym or a
+    name in mixed case ("ВКонтакте")."""
+    if len(last) < MIN_CYRILLIC_WORD or any(char.isupper() for char in last[1:]):
+        return TermForm(folded, ("",))
+    lowered = last.casefold()
+    head = folded[: len(folded) - len(lowered)]
+    for ending in _STRIPPED_ENDINGS:
+        if lowered.endswith(ending) and len(lowered) - len(ending) >= MIN_CYRILLIC_STEM:
+            return TermForm(head + lowered[: len(lowered) - len(ending)], CYRILLIC_ENDINGS)
+    return TermForm(folded, ("",))
+
+
+def shared_part(term: str) -> str:
+    """The start of a term that every form of it begins with, as typed (case kept): the term
+    itself, or for a Cyrillic term its stem ("Оренбурга" → "Оренбург"). What a substring
+    search looks for, so that it finds every form the scorer accepts."""
+    display = clean_term(term).replace("-", " ")
+    form = term_form(term)
+    if form.endings == CYRILLIC_ENDINGS and len(display.casefold()) == len(display):
+        return display[: len(form.stem)]
+    return clean_term(term)
 
 
 def same_term_key(term: str) -> str:

@@ -56,6 +56,17 @@ def test_greek_and_cyrillic_words_match_as_whole_words():
     assert matched(["πολιτική"], "Η ελληνική πολιτική σήμερα") == ["πολιτική"]
 
 
+def test_a_cyrillic_word_matches_in_its_other_cases():
+    """Russian inflects where English adds an "s": "of Orenburg" must find "in Orenburg"."""
+    title = "ЧОПовцы в Оренбурге избили молодого человека"
+    assert matched(["Оренбурга"], title) == ["Оренбурга"]
+    assert matched(["новости Оренбурга"], "Главные новости Оренбурге") == ["новости Оренбурга"]
+    assert matched(["Москвы"], "Выставка в Москве") == ["Москвы"]
+    assert matched(["Оренбурга"], "Рейд в Оренбургской области") == ["Оренбурга"]  # its region
+    assert matched(["Москвы"], "Москворецкий рынок") == []  # another word, not a case form
+    assert matched(["ЖКХ"], "Реформа ЖКХа") == []  # an acronym matches as written
+
+
 def test_a_negative_keyword_in_the_plural_excludes_the_singular():
     interests = Interests.build(["databases"], ["job postings"])
     assert relevance(interests, title="Database job posting for Berlin", summary="").score == 0

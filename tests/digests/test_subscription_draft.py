@@ -64,6 +64,17 @@ def test_suggest_fills_the_interests_and_previews_without_saving(console, now):
     assert Subscription.objects.count() == 0
 
 
+def test_a_russian_topic_finds_its_words_in_their_other_cases(console, now):
+    """ "новости Оренбурга" (news of Orenburg): the items say "в Оренбурге" (in Orenburg), and the
+    full-text recall and the scorer both read it as the same word."""
+    add_item("ЧОПовцы в Оренбурге избили молодого человека", now=now, age_hours=1)
+    add_item("Выставка цветов в Москве", now=now, age_hours=1)
+    for topic in ("новости Оренбурга", "новости оренбурга"):
+        response = draft(console, "suggest", topic=topic)
+        assert "ЧОПовцы в Оренбурге" in panel(response), topic
+        assert "Москве" not in panel(response)
+
+
 def test_a_new_topic_replaces_suggested_interests_but_never_typed_ones(console):
     replaced = draft(console, "auto", topic="heat pumps", interests="solar", suggested="solar")
     assert interests_value(replaced) == "heat pumps"

@@ -39,6 +39,16 @@ def test_words_whose_s_is_not_a_plural_match_only_as_written(term):
     assert forms(term) == {fold(clean_term(term))}
 
 
+def test_the_last_cyrillic_word_matches_in_every_case():
+    assert {"оренбург", "оренбурга", "оренбурге", "оренбургом"} <= forms("Оренбурга")
+    assert {"новости москва", "новости москвы", "новости москве"} <= forms("новости Москвы")
+    assert same_term_key("Оренбурга") == same_term_key("Оренбург")
+    assert "оренбургской" in forms("Оренбурга")  # the place's adjective: its region
+    assert "новосибирске" in forms("новосибирский")  # cut to a case ending only
+    for as_written in ("ЖКХ", "Рим", "ВКонтакте"):  # an acronym, a short word, a mixed-case name
+        assert forms(as_written) == {as_written.casefold()}
+
+
 def test_full_width_forms_and_case_are_folded():
     assert fold("ＡＩエージェント ＬＬＭ") == "aiエージェント llm"
     assert clean_term("  ＡＩ　エージェント ") == "AI エージェント"
