@@ -177,7 +177,11 @@ _FIRST_PAGES: dict[tuple, CompiledQuery] = {}
 
 
 def _first_page_query(inbox_filter: InboxFilter, rows: int, fields) -> CompiledQuery | None:
-    if not fields or inbox_filter.text or inbox_filter.since or inbox_filter.until:
+    # Only the page size everyone reads: a query is kept per shape, and an API client choosing
+    # its `limit` would otherwise add one per limit.
+    if rows != PAGE_SIZE + 1 or not fields:
+        return None
+    if inbox_filter.text or inbox_filter.since or inbox_filter.until:
         return None
     if inbox_filter.changed_since is not None:
         return None
@@ -307,8 +311,8 @@ def marks_by_hash(user, hashes) -> dict[str, tuple]:
 
 
 _MARK_COLUMNS = ("canonical_url_hash", "read_at", "saved_at", "not_interested_at")
-# Pages of the Inbox and of its JSON list: at most 101 items (a page and the next one's first).
-_COMPILED_MARKS_UP_TO = 101
+# A page of the Inbox or of its JSON list at the usual size; longer lists take the ORM's way.
+_COMPILED_MARKS_UP_TO = PAGE_SIZE
 _MARKS: dict[int, CompiledQuery] = {}
 
 

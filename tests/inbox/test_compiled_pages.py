@@ -27,7 +27,7 @@ def delivered(alice, now):
         )
         for name in ("PostgreSQL", "Rust")
     ]
-    for n in range(12):
+    for n in range(40):  # 30 in the first run, 10 in the second: more than a page
         add_item(f"PostgreSQL and Rust news {n}", now=now)
     runs = []
     for subscription in subscriptions:
@@ -92,14 +92,25 @@ def test_each_compiled_first_page_lists_what_the_orm_lists(alice, delivered, sho
         subscription_id=subscriptions[0].pk if picked in ("subscription", "both") else None,
         run_id=runs[0].pk if picked in ("run", "both") else None,
     )
-    for page_size in (3, 30):
-        compiled = listing._cut_page(
-            alice, inbox_filter, after=None, zone="UTC", page_size=page_size, fields=ROW_FIELDS
-        )
-        by_orm = listing._page_items(alice, inbox_filter, after=None, zone="UTC")
-        rows = list(by_orm.values(*ROW_FIELDS)[: page_size + 1])
-        assert compiled == (rows[:page_size], len(rows) > page_size)
-    assert listing._first_page_query(inbox_filter, 4, ROW_FIELDS) is not None
+    page_size = listing.PAGE_SIZE
+    compiled = listing._cut_page(
+        alice, inbox_filter, after=None, zone="UTC", page_size=page_size, fields=ROW_FIELDS
+    )
+    by_orm = listing._page_items(alice, inbox_filter, after=None, zone="UTC")
+    rows = list(by_orm.values(*ROW_FIELDS)[: page_size + 1])
+    assert compiled == (rows[:page_size], len(rows) > page_size)
+    assert listing._first_page_query(inbox_filter, page_size + 1, ROW_FIELDS) is not None
+
+
+def test_only_the_usual_page_size_is_compiled(alice, delivered):
+    """A query is kept per shape: a client's own `limit` must not add one per value."""
+    api = api_client_for(alice)
+    before = len(listing._FIRST_PAGES)
+    for limit in (1, 7, 99):
+        results = api.get(f"/api/v1/inbox/items?limit={limit}").json()["results"]
+        assert len(results) == min(limit, 39)  # 40 delivered, one not interested
+    assert len(listing._FIRST_PAGES) == before
+    assert listing._first_page_query(InboxFilter(), 8, ROW_FIELDS) is None
 
 
 def test_the_marks_of_a_page_are_the_orms(alice, delivered):
