@@ -72,7 +72,14 @@ SOURCE_ONLY_RELEVANCE = 70
 FIELDS = ("title", "summary")
 FIELD_WEIGHT = {"title": 2.5, "summary": 1.0}  # as the pool's full-text rank weighs them
 FIELD_LENGTH_NORM = {"title": 0.3, "summary": 0.75}  # BM25's b: titles are all short
-K1 = 1.2
+# BM25's k1: how slowly a repeated mention saturates. At 2.0 rather than 1.2 an item that says
+# one interest in its title and again in its summary is about it, and outranks one naming every
+# interest of a list once in passing ("JavaScript, TypeScript and Node.js": "Monolithic Node.js"
+# over a serverless post listing the languages it takes). Chosen on the 74 topics of the second
+# to sixth blind sets (the relevance benchmark, 2026-11-29, docs/benchmarks.md): mean nDCG@10
+# 0.616 → 0.630, up on each of the five, flat from 1.8 to 3.0 (0.625–0.631); the three sets
+# held out from it 0.647 → 0.650; the development topics 0.803 → 0.842.
+K1 = 2.0
 PHRASE_WEIGHT = 0.5
 MAX_COVERAGE = 1.5
 # Besides the interests as concepts, each of their words adds its own BM25F weight, WORD_WEIGHT

@@ -103,8 +103,9 @@ def test_a_rare_word_weighs_more_than_a_common_one():
 def test_the_rare_word_of_a_two_word_interest_outweighs_a_common_interest_in_a_title():
     # "building a wooden sailboat by hand": an item that says "sailboat" is about the topic,
     # one with "hand" in its title is not. As a concept, one word of "wooden sailboat" is half
-    # of it; as a word, "sailboat" weighs what its rarity says, as in plain BM25.
-    by_hand = [(f"Done by hand {n}", "Small steps.") for n in range(6)]
+    # of it; as a word, "sailboat" weighs what its rarity says, as in plain BM25. "hand" is a
+    # common word: in half the candidates here (in a real pool, far more).
+    by_hand = [(f"Done by hand {n}", "Small steps.") for n in range(9)]
     sailboat, hand, *_ = scores(
         ["wooden sailboat", "hand"],
         [
@@ -131,6 +132,29 @@ def test_saying_more_of_the_topic_beats_repeating_one_word():
         ],
     )
     assert both > repeated
+
+
+def test_an_item_about_one_thing_of_a_list_beats_one_naming_them_all_in_passing():
+    """A list topic wants items about any one of its things: the post about Node.js (its title
+    and its summary say it again) outranks the one that lists the languages a service takes.
+    Fails with counts saturating faster (scoring.K1 at 1.2)."""
+    about_one, naming_all, *_ = scores(
+        ["JavaScript", "TypeScript", "Node.js"],
+        [
+            (
+                "Monolithic Node.js",
+                "One Node.js service instead of ten: a Node.js monolith is simpler to run.",
+            ),
+            (
+                "Ten pearls of serverless functions",
+                "Write functions in JavaScript, TypeScript or Node.js, among others.",
+            ),
+            *[(f"Release notes {n}", "JavaScript and TypeScript.") for n in range(3)],
+            *[(f"Notes {n}", "Node.js.") for n in range(3)],
+            *FILLER,
+        ],
+    )
+    assert about_one > naming_all
 
 
 def test_a_mention_in_a_long_summary_weighs_less_than_in_a_short_one():
