@@ -31,7 +31,7 @@ class RateWindow:
 
     def __init__(self, stored, *, now: float, duration: float):
         self.duration = duration
-        self.slices = _slices(stored, duration)
+        self.slices = _slices(stored)
         while self.slices and self.slices[-1][1] <= now - duration:
             self.slices.pop()
 
@@ -58,7 +58,7 @@ class RateWindow:
         return self.slices
 
 
-def _slices(stored, duration: float) -> list[list[float]]:
+def _slices(stored) -> list[list[float]]:
     if not isinstance(stored, list) or not all(_is_slice(piece) for piece in stored):
         return []  # nothing counted yet (or not a counter: counting starts again)
     return [list(piece) for piece in stored]
