@@ -83,10 +83,16 @@ def fever_api_key(email: str, app_password: str) -> str:
     return hashlib.md5(f"{email}:{app_password}".encode(), usedforsecurity=False).hexdigest()
 
 
+def _is_prefix(text: str) -> bool:
+    """What issue_token writes (12 hex digits): anything else, a NUL byte included (PostgreSQL
+    refuses it in text), names no token and is never sent to the database."""
+    return len(text) == 12 and all(char in "0123456789abcdef" for char in text)
+
+
 def authenticate_token(clear: str, *, now: datetime) -> ApiToken | None:
     """The active token matching `clear`, or None. Updates last-used (at most once a minute)."""
     parts = (clear or "").split("_", 2)
-    if len(parts) != 3 or parts[0] != TOKEN_PREFIX or len(parts[1]) != 12:
+    if len(parts) != 3 or parts[0] != TOKEN_PREFIX or not _is_prefix(parts[1]):
         return None
     token = _ACTIVE_TOKEN.first(parts[1])
     if token is None or not hmac.compare_digest(token.token_hash, _hash(clear)):
