@@ -129,6 +129,23 @@ def api(alice):
 
 
 @pytest.fixture
+def compiles(monkeypatch):
+    """The models of the queries the ORM compiles to SQL from here on (config/compiled_query.py
+    keeps hot ones compiled)."""
+    from django.db.models.sql.compiler import SQLCompiler
+
+    counted = []
+    original = SQLCompiler.as_sql
+
+    def counting(self, *args, **kwargs):
+        counted.append(self.query.model)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(SQLCompiler, "as_sql", counting)
+    return counted
+
+
+@pytest.fixture
 def alice(db):
     return make_user("alice@example.com", timezone="Europe/Berlin")
 

@@ -148,6 +148,31 @@ class NewestFirstCursorPagination(CursorPagination):
     def get_paginated_response(self, data):
         return Response(page_body(self.get_next_link(), self.get_previous_link(), data))
 
+    def paginate_first_page(self, request, first_page, queryset, view=None):
+        """`paginate_queryset(queryset())`, with the first page at the default size read by
+        `first_page(rows)` instead: the list's first `rows` rows newest first (a query compiled
+        once, config/compiled_query.py). The same page and links as DRF's own first page; any
+        other page, and any other size, is DRF's."""
+        page_size = self.get_page_size(request)
+        if CURSOR_PARAM in request.query_params or page_size != self.page_size:
+            return self.paginate_queryset(queryset(), request, view)
+        # The state DRF's paginate_queryset leaves for a first page (no cursor, no offset).
+        self.request = request
+        self.page_size = page_size
+        self.base_url = request.build_absolute_uri()
+        self.ordering = self.get_ordering(request, None, view)  # the queryset is not read
+        self.cursor = None
+        rows = first_page(page_size + 1)
+        self.page = rows[:page_size]
+        self.has_next = len(rows) > page_size
+        self.next_position = (
+            self._get_position_from_instance(rows[-1], self.ordering) if self.has_next else None
+        )
+        self.has_previous = False
+        self.previous_position = None
+        self.display_page_controls = self.has_next and self.template is not None
+        return self.page
+
     def get_paginated_response_schema(self, schema):
         return page_schema(schema)
 

@@ -45,8 +45,9 @@ from config.api.serializers import (
     read_body,
     read_query,
 )
-from config.api.sync import read_updated_since, updated_since_parameter
+from config.api.sync import UPDATED_SINCE, read_updated_since, updated_since_parameter
 from config.api.throttling import ScopedIPRateThrottle, wait_before_another
+from config.compiled_query import PLACEHOLDER_ID, CompiledQuery, placeholder_id
 from config.moments import moment
 from digests.ai import llm
 from digests.delivery import endpoints, service, subject
@@ -483,15 +484,55 @@ def _webhook_writer() -> WebhookSerializer:
     return WebhookSerializer()
 
 
-def subscription_rows(rows: list[dict]) -> list[dict]:
+def _owned_rows(owner_id):
+    return Subscription.objects.alive().filter(owner=owner_id).values(*_ROW_COLUMNS)
+
+
+# The first page of the list at the default size, as clients poll it, and the sources of any
+# page of the whole list: compiled once (config/compiled_query.py) — building them through the
+# ORM took longer than running them. Sources are read by the page's id range among the owner's
+# subscriptions: a page of the list, newest first, is a run of its consecutive ids (those of a
+# deleted subscription in between are read and ignored).
+_FIRST_PAGES: dict[int, CompiledQuery] = {}
+_SOURCES_IN_RANGE = CompiledQuery(
+    lambda owner_id, lowest, highest: SubscriptionSource.objects.filter(
+        subscription__owner=owner_id,
+        subscription_id__gte=lowest,
+        subscription_id__lte=highest,
+    ).values("subscription_id", "source_id", "weight"),
+    *(placeholder_id(n) for n in range(3)),
+)
+
+
+def _first_page(owner_id: int, rows: int) -> list[dict]:
+    compiled = _FIRST_PAGES.get(rows)
+    if compiled is None:
+        compiled = _FIRST_PAGES[rows] = CompiledQuery(
+            lambda owner: _owned_rows(owner).order_by("-id")[:rows], PLACEHOLDER_ID
+        )
+    return compiled.all(owner_id)
+
+
+def _sources_of_page(owner_id: int, page: list[dict]) -> list[tuple[int, int, float]]:
+    if not page:
+        return []
+    ids = [row["id"] for row in page]
+    found = _SOURCES_IN_RANGE.all(owner_id, min(ids), max(ids))
+    return [(row["subscription_id"], row["source_id"], row["weight"]) for row in found]
+
+
+def subscription_rows(rows: list[dict], sources=None) -> list[dict]:
     """Subscriptions as SubscriptionSerializer writes them (without `webhook_secret`, only
     ever in the answer that made the webhook), from `values(*_ROW_COLUMNS)` rows; their sources
-    in one query."""
+    (`(subscription_id, source_id, weight)`, others' ignored) read in one query if not given."""
     weights: dict[int, list[tuple[int, float]]] = {row["id"]: [] for row in rows}
-    for subscription_id, source_id, weight in SubscriptionSource.objects.filter(
-        subscription_id__in=list(weights)
-    ).values_list("subscription_id", "source_id", "weight"):
-        weights[subscription_id].append((source_id, weight))
+    if sources is None:
+        sources = SubscriptionSource.objects.filter(subscription_id__in=list(weights)).values_list(
+            "subscription_id", "source_id", "weight"
+        )
+    for subscription_id, source_id, weight in sources:
+        if subscription_id in weights:
+            weights[subscription_id].append((source_id, weight))
     fields = _subscription_writer().fields
     webhook_fields = _webhook_writer().fields
     written = []
@@ -548,7 +589,7 @@ class SubscriptionListView(ListAPIView):
     def get_queryset(self):
         # Plain rows (`list`): the owner's address, the webhook and the sources are read with
         # them (subscription_rows), not as related objects.
-        subscriptions = Subscription.objects.alive().filter(owner=self.request.user)
+        subscriptions = _owned_rows(self.request.user.pk)
         since = read_updated_since(self.request)
         if since is not None:
             subscriptions = subscriptions.filter(
@@ -572,9 +613,17 @@ class SubscriptionListView(ListAPIView):
         """ListAPIView's list from plain rows (`subscription_rows`): the same bytes as
         SubscriptionSerializer writes, without a model instance per subscription, its owner,
         its webhook and each of its sources (most of the list's time). 3 queries: the token,
-        the page, the page's sources."""
-        page = self.paginate_queryset(self.get_queryset().values(*_ROW_COLUMNS))
-        return self.get_paginated_response(subscription_rows(page))
+        the page, its sources (compiled once: the sources, and the first page at the default
+        size)."""
+        if UPDATED_SINCE in request.query_params:
+            page = self.paginate_queryset(self.get_queryset())
+            return self.get_paginated_response(subscription_rows(page))
+        owner_id = request.user.pk
+        page = self.paginator.paginate_first_page(
+            request, lambda rows: _first_page(owner_id, rows), self.get_queryset, view=self
+        )
+        sources = _sources_of_page(owner_id, page)
+        return self.get_paginated_response(subscription_rows(page, sources))
 
     @extend_schema(
         request=SubscriptionInputSerializer,

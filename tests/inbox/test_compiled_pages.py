@@ -4,7 +4,6 @@ page builds no SQL, and every compiled shape lists what the ORM's query lists.""
 from __future__ import annotations
 
 import pytest
-from django.db.models.sql.compiler import SQLCompiler
 from django.urls import reverse
 
 from digests.runs import runner
@@ -40,20 +39,6 @@ def delivered(alice, now):
     ):
         apply_action(alice, item, action, now=now)
     return subscriptions, runs
-
-
-@pytest.fixture
-def compiles(monkeypatch):
-    """How many queries the ORM compiles to SQL from here on."""
-    counted = []
-    original = SQLCompiler.as_sql
-
-    def counting(self, *args, **kwargs):
-        counted.append(self.query.model)
-        return original(self, *args, **kwargs)
-
-    monkeypatch.setattr(SQLCompiler, "as_sql", counting)
-    return counted
 
 
 @pytest.mark.parametrize("query", ["", "?show=unread", "?show=saved", "?show=not_interested"])
