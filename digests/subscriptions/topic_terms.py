@@ -14,7 +14,9 @@ that can occur as written in an article:
   also without it; a phrase of generic heads alone ("research" of "research on marine life",
   "tips and tutorials") is no term unless nothing else is. Names — ALL-CAPS, mixedCase, words
   with digits or with . + # inside (Next.js, C++, GPT-4), capitalized words inside a sentence
-  in lower case — are kept alone too.
+  in lower case — are kept alone too. Initials and titles (G.K., C., Dr., St., Jr.) are part of
+  the name they begin or end, never a term alone; a name also stands without its initials
+  (Chesterton of G.K. Chesterton), as articles mostly write it.
 - Chinese has no spaces: the text is cut at function words and filler (的, 和, 关注, 最新 …)
   by longest match, and a cut that would leave a single character is undone (和平, 现在).
   A name in a Chinese or Japanese phrase (the segmenter's part of speech) is kept alone as an
@@ -90,12 +92,76 @@ class _Token:
 
 
 def _tokens(text: str) -> list[_Token]:
-    return [_Token(match.lastgroup or "other", match.group()) for match in _TOKEN.finditer(text)]
+    tokens = [_Token(m.lastgroup or "other", m.group()) for m in _TOKEN.finditer(text)]
+    joined: list[_Token] = []
+    for index, token in enumerate(tokens):
+        if token.text == "." and joined and _period_is_the_words(joined[-1], tokens[index + 1 :]):
+            joined[-1] = _Token("latin", joined[-1].text + ".")  # G.K., Dr.: not a sentence's end
+        else:
+            joined.append(token)
+    return joined
+
+
+# Initials (G.K., J.R.R.; U.S. and D.C. are written alike) and the titles of en_name_titles.
+_DOTTED = re.compile(r"(?:[A-Za-z]\.)+[A-Za-z]\.?")
+_INITIAL = re.compile(r"[A-Z]\.?")
+
+
+def _period_is_the_words(word: _Token, after: list[_Token]) -> bool:
+    """Whether the period after `word` abbreviates it: always after dotted initials (G.K) and
+    titles (Dr); after a single capital only when a name follows (C. S. Lewis, not "vitamin D.
+    Also zinc")."""
+    if word.kind != "latin":
+        return False
+    if _DOTTED.fullmatch(word.text) or _is_title(word.text):
+        return True
+    if not _INITIAL.fullmatch(word.text):
+        return False
+    following = next((t for t in after if t.kind != "space"), None)
+    return (
+        following is not None
+        and following.kind == "latin"
+        and following.text[:1].isupper()
+        and (
+            _INITIAL.fullmatch(following.text) is not None
+            or following.text.casefold() not in _latin_stop_words()
+        )
+    )
+
+
+def _after_initials(name_run: list[str]) -> list[str]:
+    """The name without its leading initials (Chesterton of G.K. Chesterton, Supreme Court of
+    U.S. Supreme Court), which articles mostly write alone; none after a title (St. Louis)."""
+    rest = list(name_run)
+    while rest and _is_abbreviation(rest[0]) and not _is_title(rest[0]):
+        rest.pop(0)
+    if len(rest) == len(name_run) or not rest or any(_is_abbreviation(w) for w in rest):
+        return []
+    return [" ".join(rest)]
+
+
+def _is_title(word: str) -> bool:
+    # Written as a title is (Dr, Ms.), not as an acronym (MS of MS Office, DR).
+    bare = word.rstrip(".")
+    return bare.istitle() and bare.casefold() in _words("en_name_titles.txt")
+
+
+def _is_abbreviation(word: str) -> bool:
+    """Initials (G.K., C.) or a title (Dr., Mr, Jr.): words that begin a name (or, as Jr.,
+    end one) and name nothing alone."""
+    return (
+        bool(_DOTTED.fullmatch(word))
+        or _is_title(word)
+        or (len(word) == 2 and _INITIAL.fullmatch(word) is not None)
+    )
 
 
 def _name_kind(word: str, *, first: bool, title_case: bool) -> str:
     """ "strong" for a word that is a name wherever it stands, "weak" for a capitalized word
-    inside a sentence written in lower case (Rust, New York), else ""."""
+    inside a sentence written in lower case (Rust, New York) and for initials and titles
+    wherever they stand (they begin a name: G.K. Chesterton, Dr. Fauci), else ""."""
+    if _is_abbreviation(word):
+        return "weak"
     if len(word) >= 2 and word.isupper():
         return "strong"  # AI, EU, LLM
     if any(c.isupper() for c in word[1:]) or _NAME_INSIDE.search(word):
@@ -163,7 +229,10 @@ class _Terms:
         self._keys: set[str] = set()
 
     def add(self, term: str) -> None:
+        ends = term.rstrip(" '’-/")
         term = term.strip(" .'’-/")
+        if ends.endswith(".") and _is_abbreviation(ends.rsplit(" ", 1)[-1]):
+            term += "."  # U.S., Jr.
         if not term or len(term) > MAX_TERM_CHARS:
             return
         key = same_term_key(term)
@@ -327,9 +396,13 @@ def extract_terms(topic: str) -> list[str]:
     # topic's terms only when nothing else is.
     framing: list[str] = []
 
-    def end_name() -> None:
+    def end_name(*, cut_short: bool = False) -> None:
+        # `cut_short`: a capitalized word went on the name where it ends (the Court of U.S.
+        # Supreme Court in Title Case): what is left after the initials is no name alone.
         if name_run:
             weak_names.append(" ".join(name_run))
+            if not cut_short:
+                names.extend(_after_initials(name_run))
             name_run.clear()
 
     def end_latin() -> None:
@@ -378,6 +451,11 @@ def extract_terms(topic: str) -> list[str]:
             first = False
         elif token.kind == "latin":
             word = token.text
+            # The capitalized word after initials or a title is their name's, even a word that
+            # is filler elsewhere (Dr. Who); a title such as Jr. after a name ends it.
+            named_by_abbreviation = bool(name_run) and (
+                _is_abbreviation(word) or (word[:1].isupper() and _is_abbreviation(name_run[-1]))
+            )
             linked = _linked_name(tokens, index - 1, title_case=title_case) if name_run else 0
             if linked:
                 # "Ruby on Rails", "Lord of the Rings": one name, its linking words kept.
@@ -387,10 +465,14 @@ def extract_terms(topic: str) -> list[str]:
                 index = linked + 1
                 first = False
                 continue
-            if _is_english_stop(word, first=first, title_case=title_case):
+            if not (named_by_abbreviation and _is_title(name_run[-1])) and _is_english_stop(
+                word, first=first, title_case=title_case
+            ):
                 end_latin()
             else:
                 kind = _name_kind(word, first=first, title_case=title_case)
+                if named_by_abbreviation:
+                    kind = "weak"
                 if kind and name_run and _starts_weak_name(name_run):
                     # A capitalized word goes on a name begun with one (New York, Commodore 64):
                     # the name is one unit of its phrase, never cut in two.
@@ -402,7 +484,7 @@ def extract_terms(topic: str) -> list[str]:
                 if kind:
                     name_run.append(word)
                 else:
-                    end_name()
+                    end_name(cut_short=word[:1].isupper())
             first = False
         elif token.kind == "hangul":
             end_latin()

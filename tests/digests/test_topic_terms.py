@@ -103,6 +103,29 @@ def test_german_french_and_portuguese_filler_is_dropped_too(topic, expected):
     assert extract_terms(topic) == expected
 
 
+@pytest.mark.parametrize(
+    ("topic", "expected"),
+    [
+        # Initials and titles begin a name; their period ends no sentence. The name without
+        # its initials is what articles mostly say.
+        ("G.K. Chesterton", ["G.K. Chesterton", "Chesterton"]),
+        ("C. S. Lewis", ["C. S. Lewis", "Lewis"]),
+        ("books by J. R. R. Tolkien", ["books", "J. R. R. Tolkien", "Tolkien"]),
+        ("who is Dr. Fauci", ["Dr. Fauci"]),
+        ("Dr Who", ["Dr Who"]),  # a title's word is the name's, even one that is filler
+        ("Mr. Robot", ["Mr. Robot"]),
+        ("St. Louis Cardinals", ["St. Louis Cardinals", "St. Louis"]),
+        ("U.S. elections", ["U.S. elections", "U.S."]),
+        ("the U.S.", ["U.S."]),
+        # A single capital before a sentence's next word is no initial.
+        ("vitamin D. Also zinc", ["vitamin D", "zinc", "D"]),
+        ("I follow Rust. Mostly async Rust.", ["Rust", "async Rust"]),
+    ],
+)
+def test_initials_and_titles_are_part_of_the_name_they_begin(topic, expected):
+    assert extract_terms(topic) == expected
+
+
 def test_a_capitalized_word_stands_alone_only_from_a_short_phrase():
     assert "Python" not in extract_terms("managing Python virtual environments")
     assert extract_terms("What's new in Rust") == ["Rust"]
