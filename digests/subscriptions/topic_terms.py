@@ -15,8 +15,9 @@ that can occur as written in an article:
   "tips and tutorials") is no term unless nothing else is. Names — ALL-CAPS, mixedCase, words
   with digits or with . + # inside (Next.js, C++, GPT-4), capitalized words inside a sentence
   in lower case — are kept alone too. Initials and titles (G.K., C., Dr., St., Jr.) are part of
-  the name they begin or end, never a term alone; a name also stands without its initials
-  (Chesterton of G.K. Chesterton), as articles mostly write it.
+  the name they begin or end, never a term alone, as is an article before a capitalized word
+  (Los Angeles, Le Monde); a name also stands without its initials (Chesterton of G.K.
+  Chesterton), as articles mostly write it.
 - Chinese has no spaces: the text is cut at function words and filler (的, 和, 关注, 最新 …)
   by longest match, and a cut that would leave a single character is undone (和平, 现在).
   A name in a Chinese or Japanese phrase (the segmenter's part of speech) is kept alone as an
@@ -55,6 +56,9 @@ _NAME_LINKS = frozenset(
     ["on", "of", "the", "de", "du", "da", "del", "der", "des", "la", "le", "von", "van", "y"]
 )
 MAX_NAME_LINKS = 2
+# Articles that begin a name when a capitalized word follows (Los Angeles, Le Monde, El Paso),
+# filler otherwise. Not German's: every German noun is capitalized.
+_NAME_ARTICLES = frozenset(["La", "Le", "Les", "Los", "Las", "El", "Il"])
 
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _KATAKANA = "\u30a0-\u30ff\u31f0-\u31ff"
@@ -118,15 +122,8 @@ def _period_is_the_words(word: _Token, after: list[_Token]) -> bool:
     if not _INITIAL.fullmatch(word.text):
         return False
     following = next((t for t in after if t.kind != "space"), None)
-    return (
-        following is not None
-        and following.kind == "latin"
-        and following.text[:1].isupper()
-        and (
-            _INITIAL.fullmatch(following.text) is not None
-            or following.text.casefold() not in _latin_stop_words()
-        )
-    )
+    is_initial = following is not None and _INITIAL.fullmatch(following.text) is not None
+    return is_initial or _name_follows(after, 0)
 
 
 def _after_initials(name_run: list[str]) -> list[str]:
@@ -138,6 +135,17 @@ def _after_initials(name_run: list[str]) -> list[str]:
     if len(rest) == len(name_run) or not rest or any(_is_abbreviation(w) for w in rest):
         return []
     return [" ".join(rest)]
+
+
+def _name_follows(tokens: list[_Token], index: int) -> bool:
+    """Whether the next word from `index` on is capitalized and no filler (Angeles)."""
+    following = next((t for t in tokens[index:] if t.kind != "space"), None)
+    return (
+        following is not None
+        and following.kind == "latin"
+        and following.text[:1].isupper()
+        and following.text.casefold() not in _latin_stop_words()
+    )
 
 
 def _is_title(word: str) -> bool:
@@ -451,10 +459,19 @@ def extract_terms(topic: str) -> list[str]:
             first = False
         elif token.kind == "latin":
             word = token.text
-            # The capitalized word after initials or a title is their name's, even a word that
-            # is filler elsewhere (Dr. Who); a title such as Jr. after a name ends it.
-            named_by_abbreviation = bool(name_run) and (
-                _is_abbreviation(word) or (word[:1].isupper() and _is_abbreviation(name_run[-1]))
+            # The capitalized word after initials, a title or an article that begins a name is
+            # the name's, even a word that is filler elsewhere (Dr. Who); a title such as Jr.
+            # after a name ends it.
+            begins_name = word in _NAME_ARTICLES and _name_follows(tokens, index)
+            in_name = begins_name or (
+                bool(name_run)
+                and (
+                    _is_abbreviation(word)
+                    or (
+                        word[:1].isupper()
+                        and (_is_abbreviation(name_run[-1]) or name_run[-1] in _NAME_ARTICLES)
+                    )
+                )
             )
             linked = _linked_name(tokens, index - 1, title_case=title_case) if name_run else 0
             if linked:
@@ -465,14 +482,11 @@ def extract_terms(topic: str) -> list[str]:
                 index = linked + 1
                 first = False
                 continue
-            if not (named_by_abbreviation and _is_title(name_run[-1])) and _is_english_stop(
-                word, first=first, title_case=title_case
-            ):
+            filler_in_name = in_name and (begins_name or _is_title(name_run[-1]))
+            if not filler_in_name and _is_english_stop(word, first=first, title_case=title_case):
                 end_latin()
             else:
-                kind = _name_kind(word, first=first, title_case=title_case)
-                if named_by_abbreviation:
-                    kind = "weak"
+                kind = "weak" if in_name else _name_kind(word, first=first, title_case=title_case)
                 if kind and name_run and _starts_weak_name(name_run):
                     # A capitalized word goes on a name begun with one (New York, Commodore 64):
                     # the name is one unit of its phrase, never cut in two.

@@ -120,9 +120,14 @@ def test_german_french_and_portuguese_filler_is_dropped_too(topic, expected):
         # A single capital before a sentence's next word is no initial.
         ("vitamin D. Also zinc", ["vitamin D", "zinc", "D"]),
         ("I follow Rust. Mostly async Rust.", ["Rust", "async Rust"]),
+        # An article before a capitalized word begins a name; filler otherwise.
+        ("news from Los Angeles", ["Los Angeles"]),
+        ("Le Monde", ["Le Monde"]),
+        ("El Salvador bitcoin", ["El Salvador bitcoin", "El Salvador"]),
+        ("el clima en Madrid", ["clima", "Madrid"]),
     ],
 )
-def test_initials_and_titles_are_part_of_the_name_they_begin(topic, expected):
+def test_initials_titles_and_articles_are_part_of_the_name_they_begin(topic, expected):
     assert extract_terms(topic) == expected
 
 
