@@ -17,7 +17,9 @@ that can occur as written in an article:
   in lower case — are kept alone too. Initials and titles (G.K., C., Dr., St., Jr.) are part of
   the name they begin or end, never a term alone, as is an article before a capitalized word
   (Los Angeles, Le Monde); a name also stands without its initials (Chesterton of G.K.
-  Chesterton), as articles mostly write it.
+  Chesterton), as articles mostly write it. A topic's capitalized first word begins a name
+  when an ordinary capitalized word follows (Hong Kong protests), and a name of several words
+  stands alone from a phrase of any length.
 - Chinese has no spaces: the text is cut at function words and filler (的, 和, 关注, 最新 …)
   by longest match, and a cut that would leave a single character is undone (和平, 现在).
   A name in a Chinese or Japanese phrase (the segmenter's part of speech) is kept alone as an
@@ -135,6 +137,21 @@ def _after_initials(name_run: list[str]) -> list[str]:
     if len(rest) == len(name_run) or not rest or any(_is_abbreviation(w) for w in rest):
         return []
     return [" ".join(rest)]
+
+
+def _begins_a_name(tokens: list[_Token], index: int) -> bool:
+    """Whether a capitalized word before `index` is a name's first word: the words from `index`
+    on go on with a capitalized word that is no filler, directly or through linking words."""
+    if not tokens[index - 1].text[:1].isupper():
+        return False
+    following = next((n for n in range(index, len(tokens)) if tokens[n].kind != "space"), None)
+    if following is None:
+        return False
+    # Only an ordinary capitalized word goes on it (Hong Kong, Taylor Swift); an acronym or a
+    # mixedCase name is a name of its own (Google AdWords, Apple iPhone).
+    if _name_follows(tokens, following):
+        return _name_kind(tokens[following].text, first=False, title_case=False) == "weak"
+    return bool(_linked_name(tokens, following, title_case=False))
 
 
 def _name_follows(tokens: list[_Token], index: int) -> bool:
@@ -417,8 +434,11 @@ def extract_terms(topic: str) -> list[str]:
         # A capitalized word stands alone only in a short phrase: "Rust" of "What's new in
         # Rust", not "Python" of "Python virtual environments" (a strong name always does).
         end_name()
-        if len(phrase) <= 2:
-            names.extend(weak_names)
+        # A name of several words (Hong Kong of "Hong Kong protest movement") stands alone
+        # from a phrase of any length.
+        names.extend(
+            n for n in weak_names if len(phrase) <= 2 or (" " in n and _starts_weak_name(n.split()))
+        )
         weak_names.clear()
         if phrase and _all_generic(phrase):
             framing.append(" ".join(phrase))
@@ -487,6 +507,10 @@ def extract_terms(topic: str) -> list[str]:
                 end_latin()
             else:
                 kind = "weak" if in_name else _name_kind(word, first=first, title_case=title_case)
+                if not kind and first and not title_case and _begins_a_name(tokens, index):
+                    # A topic's capitalized first word says nothing alone, but followed by a
+                    # name it begins one: Hong Kong, South Korea, World Cup, Game of Thrones.
+                    kind = "weak"
                 if kind and name_run and _starts_weak_name(name_run):
                     # A capitalized word goes on a name begun with one (New York, Commodore 64):
                     # the name is one unit of its phrase, never cut in two.

@@ -131,6 +131,34 @@ def test_initials_titles_and_articles_are_part_of_the_name_they_begin(topic, exp
     assert extract_terms(topic) == expected
 
 
+@pytest.mark.parametrize(
+    ("topic", "expected"),
+    [
+        # A topic's capitalized first word begins a name when an ordinary capitalized word
+        # (or a linked one) follows; a name of several words stands alone from any phrase.
+        ("Hong Kong protests", ["Hong Kong protests", "Hong Kong"]),
+        ("Taylor Swift tour", ["Taylor Swift tour", "Taylor Swift"]),
+        (
+            "Advent of Code and Project Euler puzzles",
+            ["Advent of Code", "Project Euler puzzles", "Project Euler"],
+        ),
+        (
+            "news about New York restaurant openings",
+            ["New York restaurant openings", "restaurant openings", "New York"],
+        ),
+        # Not before an acronym or a mixedCase name, nor from filler.
+        (
+            "Google AdWords API changes",
+            ["Google AdWords API changes", "API changes", "Google AdWords", "AdWords", "API"],
+        ),
+        ("Latest Apple news", ["Apple"]),
+        ("New Rust releases", ["Rust releases", "Rust"]),
+    ],
+)
+def test_a_name_may_begin_with_the_topics_first_word(topic, expected):
+    assert extract_terms(topic) == expected
+
+
 def test_a_capitalized_word_stands_alone_only_from_a_short_phrase():
     assert "Python" not in extract_terms("managing Python virtual environments")
     assert extract_terms("What's new in Rust") == ["Rust"]
