@@ -215,13 +215,22 @@ def test_a_page_making_too_many_requests_is_capped(fixture_server, monkeypatch):
 
 def test_a_script_that_never_ends_is_stopped_at_the_deadline(fixture_server, monkeypatch):
     monkeypatch.setattr(browser, "DEADLINE_SECONDS", 4.0)
+    # The caller's own bound is the deadline and the unwinding; on a loaded machine the driver
+    # may take that long to notice the browser it drove is gone (2026-11-30: 14 s with 10).
+    monkeypatch.setattr(browser, "UNWIND_SECONDS", 4.0)
     page = "<html><body><a href='/x/one-story'>One story</a><script>while (true) {}</script>"
     url = fixture_server.add("/spin", page, Content_Type="text/html")
+    free = browser._browser_slots._value
 
     started = time.monotonic()
     with pytest.raises(FetchTimeout):
         browser.render_page(url)
     assert time.monotonic() - started < 10
+    # The browser itself was stopped, not left spinning: its render ends and frees its slot.
+    until = time.monotonic() + 30
+    while browser._browser_slots._value < free and time.monotonic() < until:
+        time.sleep(0.1)
+    assert browser._browser_slots._value >= free
 
 
 def test_without_chromium_the_render_option_is_refused(alice, now, monkeypatch):
@@ -244,13 +253,14 @@ def test_a_render_stuck_in_the_browser_does_not_hold_its_caller(fixture_server, 
 
     monkeypatch.setattr(browser, "_render", never_returns)
     url = fixture_server.add("/stuck", "<html></html>", Content_Type="text/html")
+    free = browser._browser_slots._value  # another test's render may still be unwinding
 
     started = time.monotonic()
     with pytest.raises(FetchTimeout):
         browser.render_page(url)
     assert time.monotonic() - started < 3
-    assert browser._browser_slots._value == browser.MAX_CONCURRENT_BROWSERS - 1
+    assert browser._browser_slots._value == free - 1
     stuck.set()
     assert ended.wait(5)
     time.sleep(0.1)
-    assert browser._browser_slots._value == browser.MAX_CONCURRENT_BROWSERS
+    assert browser._browser_slots._value >= free
