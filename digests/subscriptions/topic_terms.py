@@ -142,8 +142,11 @@ def _after_initials(name_run: list[str]) -> list[str]:
 def _begins_a_name(tokens: list[_Token], index: int) -> bool:
     """Whether a capitalized word before `index` is a name's first word: the words from `index`
     on go on with a capitalized word that is no filler, directly or through linking words."""
-    if not tokens[index - 1].text[:1].isupper():
+    word = tokens[index - 1].text
+    if not word[:1].isupper() or word.casefold() in _words("en_lead.txt"):
         return False
+    if len(word) >= 5 and word.endswith("ing"):
+        return False  # a verb opening the topic: Cooking Italian food, Visiting Japan
     following = next((n for n in range(index, len(tokens)) if tokens[n].kind != "space"), None)
     if following is None:
         return False

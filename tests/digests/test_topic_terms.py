@@ -153,6 +153,9 @@ def test_initials_titles_and_articles_are_part_of_the_name_they_begin(topic, exp
         ),
         ("Latest Apple news", ["Apple"]),
         ("New Rust releases", ["Rust releases", "Rust"]),
+        # Nor from a verb opening the topic.
+        ("Building Django apps", ["Django apps"]),
+        ("Cooking Italian food", ["Cooking Italian food", "Italian food"]),
     ],
 )
 def test_a_name_may_begin_with_the_topics_first_word(topic, expected):
