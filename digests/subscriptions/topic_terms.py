@@ -512,7 +512,7 @@ def extract_terms(topic: str) -> list[str]:
                 kind = "weak" if in_name else _name_kind(word, first=first, title_case=title_case)
                 if not kind and first and not title_case and _begins_a_name(tokens, index):
                     # A topic's capitalized first word says nothing alone, but followed by a
-                    # name it begins one: Hong Kong, South Korea, World Cup, Game of Thrones.
+                    # name it begins one: Hong Kong, South Korea, Advent of Code.
                     kind = "weak"
                 if kind and name_run and _starts_weak_name(name_run):
                     # A capitalized word goes on a name begun with one (New York, Commodore 64):
