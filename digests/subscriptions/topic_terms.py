@@ -81,6 +81,7 @@ _KANA = re.compile(rf"[{_HIRAGANA}{_KATAKANA}]")
 _NAME_INSIDE = re.compile(r"[0-9.+#]")
 
 
+@cache  # by name: building the path costs more than the lookups it serves
 def _words(name: str) -> frozenset[str]:
     return word_list(WORDS_DIR / name)
 
@@ -101,7 +102,7 @@ def _tokens(text: str) -> list[_Token]:
     tokens = [_Token(m.lastgroup or "other", m.group()) for m in _TOKEN.finditer(text)]
     joined: list[_Token] = []
     for index, token in enumerate(tokens):
-        if token.text == "." and joined and _period_is_the_words(joined[-1], tokens[index + 1 :]):
+        if token.text == "." and joined and _period_is_the_words(joined[-1], tokens, index + 1):
             joined[-1] = _Token("latin", joined[-1].text + ".")  # G.K., Dr.: not a sentence's end
         else:
             joined.append(token)
@@ -113,7 +114,7 @@ _DOTTED = re.compile(r"(?:[A-Za-z]\.)+[A-Za-z]\.?")
 _INITIAL = re.compile(r"[A-Z]\.?")
 
 
-def _period_is_the_words(word: _Token, after: list[_Token]) -> bool:
+def _period_is_the_words(word: _Token, tokens: list[_Token], after: int) -> bool:
     """Whether the period after `word` abbreviates it: always after dotted initials (G.K) and
     titles (Dr); after a single capital only when a name follows (C. S. Lewis, not "vitamin D.
     Also zinc")."""
@@ -123,9 +124,9 @@ def _period_is_the_words(word: _Token, after: list[_Token]) -> bool:
         return True
     if not _INITIAL.fullmatch(word.text):
         return False
-    following = next((t for t in after if t.kind != "space"), None)
-    is_initial = following is not None and _INITIAL.fullmatch(following.text) is not None
-    return is_initial or _name_follows(after, 0)
+    following = _next_word(tokens, after)
+    is_initial = following is not None and _INITIAL.fullmatch(tokens[following].text) is not None
+    return is_initial or _name_follows(tokens, after)
 
 
 def _after_initials(name_run: list[str]) -> list[str]:
@@ -147,7 +148,7 @@ def _begins_a_name(tokens: list[_Token], index: int) -> bool:
         return False
     if len(word) >= 5 and word.endswith("ing"):
         return False  # a verb opening the topic: Cooking Italian food, Visiting Japan
-    following = next((n for n in range(index, len(tokens)) if tokens[n].kind != "space"), None)
+    following = _next_word(tokens, index)
     if following is None:
         return False
     # Only an ordinary capitalized word goes on it (Hong Kong, Taylor Swift); an acronym or a
@@ -157,9 +158,15 @@ def _begins_a_name(tokens: list[_Token], index: int) -> bool:
     return bool(_linked_name(tokens, following, title_case=False))
 
 
+def _next_word(tokens: list[_Token], index: int) -> int | None:
+    """The index of the first token at or after `index` that is not a space."""
+    return next((n for n in range(index, len(tokens)) if tokens[n].kind != "space"), None)
+
+
 def _name_follows(tokens: list[_Token], index: int) -> bool:
     """Whether the next word from `index` on is capitalized and no filler (Angeles)."""
-    following = next((t for t in tokens[index:] if t.kind != "space"), None)
+    at = _next_word(tokens, index)
+    following = None if at is None else tokens[at]
     return (
         following is not None
         and following.kind == "latin"
