@@ -158,7 +158,8 @@ _TOPIC_WORDS = Path(__file__).resolve().parent.parent / "subscriptions" / "topic
 
 @lru_cache(maxsize=1)
 def _function_words() -> frozenset[str]:
-    return word_list(_TOPIC_WORDS / "en_stop.txt") | word_list(_TOPIC_WORDS / "eu_stop.txt")
+    names = ("en_stop.txt", "en_filler.txt", "eu_stop.txt")
+    return frozenset().union(*(word_list(_TOPIC_WORDS / name) for name in names))
 
 
 @lru_cache(maxsize=65536)

@@ -253,6 +253,13 @@ def _is_english_stop(word: str, *, first: bool, title_case: bool) -> bool:
 
 @cache
 def _latin_stop_words() -> frozenset[str]:
+    return _function_words() | _words("en_filler.txt")
+
+
+@cache
+def _function_words() -> frozenset[str]:
+    """Function words (English, and those of the European languages with their filler, which
+    is rarely written apart): what Title Case leaves in lower case."""
     return _words("en_stop.txt") | _words("eu_stop.txt")
 
 
@@ -415,10 +422,18 @@ def extract_terms(topic: str) -> list[str]:
     tokens = _tokens(text)
     japanese = bool(_KANA.search(text))
     # Title Case ("Rust Async Runtimes") says nothing about names: no lower-case word but
-    # function words.
+    # function words. Filler written in lower case ("news about the New York Times") is a
+    # sentence's, where a capital says "name"; and two capitalized words with only function
+    # words between them are how a name is written (Game of Thrones, Call of Duty).
     latin = [t.text for t in tokens if t.kind == "latin"]
-    title_case = len(latin) >= 2 and not any(
-        w[:1].islower() and w.casefold() not in _latin_stop_words() for w in latin
+    content_words = [w for w in latin if w.casefold() not in _function_words()]
+    one_name = (
+        len(content_words) == 2
+        and any(w in _NAME_LINKS for w in latin)
+        and not any(w.casefold() in _words("en_generic.txt") for w in content_words)
+    )
+    title_case = (
+        len(latin) >= 2 and not one_name and not any(w[:1].islower() for w in content_words)
     )
     terms, names = _Terms(), []
     phrase: list[str] = []

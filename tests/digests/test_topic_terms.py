@@ -162,6 +162,29 @@ def test_a_name_may_begin_with_the_topics_first_word(topic, expected):
     assert extract_terms(topic) == expected
 
 
+@pytest.mark.parametrize(
+    ("topic", "expected"),
+    [
+        # Filler in lower case says the topic is a sentence, where a capital marks a name
+        # (and "New", "World" are no filler inside one); Title Case says nothing about names.
+        ("news about the New York Times", ["New York Times"]),
+        ("news about the World Cup", ["World Cup"]),
+        ("anything about Great Britain", ["Great Britain"]),
+        ("what is new with Ruby on Rails", ["Ruby on Rails"]),
+        ("Latest News On Rust", ["Rust"]),
+        ("Keeping Up With Rust Async Runtimes", ["Rust Async Runtimes", "Async Runtimes"]),
+        # Two capitalized words linked by function words are written as a name is; not
+        # when one is a generic head (Tips on Rust).
+        ("Game of Thrones", ["Game of Thrones"]),
+        ("Call of Duty", ["Call of Duty"]),
+        ("Tips on Rust", ["Rust"]),
+        ("Impact of AI on Jobs", ["Impact", "AI", "Jobs"]),
+    ],
+)
+def test_filler_in_lower_case_marks_a_sentence_whose_capitals_are_names(topic, expected):
+    assert extract_terms(topic) == expected
+
+
 def test_a_capitalized_word_stands_alone_only_from_a_short_phrase():
     assert "Python" not in extract_terms("managing Python virtual environments")
     assert extract_terms("What's new in Rust") == ["Rust"]
