@@ -279,7 +279,8 @@ class Query:
             if _is_cjk_term(fold(cleaned)):
                 written = list(match_words(cleaned))
             else:
-                written, links = _content_words(_CASED_WORD.findall(cleaned.replace("-", " ")))
+                latin = _POSSESSIVE.sub("", cleaned.replace("-", " "))
+                written, links = _content_words(_CASED_WORD.findall(latin))
             keys = tuple(word_key(fold(word)) for word in written)
             for key, word in zip(keys, written, strict=True):
                 words.setdefault(key, term)
@@ -351,6 +352,10 @@ def forget_queries() -> None:
 
 
 _BETWEEN_WORDS = f"[^0-9{_LETTERS}]+"
+# An English possessive: an interest's word is matched without it ("Japan's" is Japan), and a
+# phrase's word with or without it.
+_POSSESSIVE = re.compile(f"(?<=[0-9{_LETTERS}A-Z])['’][sS](?![0-9{_LETTERS}A-Z])")
+_POSSESSIVE_OR_NOT = "(?:['’]s)?"
 
 
 def _content_words(written: list[str]) -> tuple[list[str], tuple[str, ...]]:
@@ -382,8 +387,10 @@ def _phrase_pattern(
         # Chinese and Japanese write a phrase's words together, Korean with a space between.
         return re.compile(r"\s*".join(words))
     edge = _EDGE
+    # A word of the phrase may be said in the possessive: "Trump tariffs" finds "Trump's tariffs".
     between = [
-        _BETWEEN_WORDS.join(["", *map(re.escape, link.split()), ""]) if link else _BETWEEN_WORDS
+        _POSSESSIVE_OR_NOT
+        + (_BETWEEN_WORDS.join(["", *map(re.escape, link.split()), ""]) if link else _BETWEEN_WORDS)
         for link in (links or ("",) * (len(words) - 1))
     ]
     joined = words[0] + "".join(b + w for b, w in zip(between, words[1:], strict=True))

@@ -112,6 +112,7 @@ def _tokens(text: str) -> list[_Token]:
 # Initials (G.K., J.R.R.; U.S. and D.C. are written alike) and the titles of en_name_titles.
 _DOTTED = re.compile(r"(?:[A-Za-z]\.)+[A-Za-z]\.?")
 _INITIAL = re.compile(r"[A-Z]\.?")
+_POSSESSIVE = re.compile(r"['’][sS]$")
 
 
 def _period_is_the_words(word: _Token, tokens: list[_Token], after: int) -> bool:
@@ -275,6 +276,10 @@ class _Terms:
         term = term.strip(" .'’-/")
         if ends.endswith(".") and _is_abbreviation(ends.rsplit(" ", 1)[-1]):
             term += "."  # U.S., Jr.
+        if " " not in term and len(bare := _POSSESSIVE.sub("", term)) >= 2:
+            # Japan of "Japan's new prime minister"; a phrase keeps its possessive as written
+            # (Trump's tariffs), and the scorer finds either with or without one.
+            term = bare
         if not term or len(term) > MAX_TERM_CHARS:
             return
         key = same_term_key(term)

@@ -174,6 +174,19 @@ def test_a_phrase_as_written_counts_more_than_its_words_apart():
     assert together > apart
 
 
+def test_a_possessive_is_the_word_it_is_said_of():
+    # An interest's possessive is its word ("Japan's" of "Japan's new prime minister"), and a
+    # phrase is found with or without one, either apostrophe.
+    assert matched(["Japan's"], "Japan elects a new leader") == ["Japan's"]
+    assert matched(["Trump tariffs"], "Trump’s tariffs hit Canada") == ["Trump tariffs"]
+    assert matched(["Trump's tariffs"], "Trump tariffs hit Canada") == ["Trump's tariffs"]
+    assert matched(["children's books"], "The best children's books") == ["children's books"]
+    together, apart = scores(
+        ["Trump tariffs"], [("Trump's tariffs hit Canada", ""), ("Trump signs; tariffs rise", "")]
+    )
+    assert together > apart
+
+
 def test_the_best_match_reads_high_and_a_passing_mention_low():
     best, passing, *_ = scores(
         ["PostgreSQL", "vacuum"],

@@ -185,6 +185,14 @@ def test_filler_in_lower_case_marks_a_sentence_whose_capitals_are_names(topic, e
     assert extract_terms(topic) == expected
 
 
+def test_a_word_alone_is_kept_without_its_possessive_and_a_phrase_as_written():
+    # The scorer finds either form (tests/digests/test_scoring.py).
+    assert extract_terms("Japan's new prime minister") == ["Japan", "prime minister"]
+    assert extract_terms("news on Tesla’s") == ["Tesla"]
+    assert extract_terms("Trump's tariffs") == ["Trump's tariffs"]
+    assert extract_terms("what's new in Rust") == ["Rust"]
+
+
 def test_a_capitalized_word_stands_alone_only_from_a_short_phrase():
     assert "Python" not in extract_terms("managing Python virtual environments")
     assert extract_terms("What's new in Rust") == ["Rust"]
