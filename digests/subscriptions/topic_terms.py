@@ -7,8 +7,8 @@ digests/subscriptions/interests.py, and what every topic gets when no model key 
 plural) and Chinese, Japanese and Korean terms as substrings, so terms are phrases and words
 that can occur as written in an article:
 
-- Latin words: function words and the filler people wrap a topic in ("keeping up with",
-  "latest news about") end a phrase. A phrase of one or two words is kept as it is; a longer
+- Latin words: function words, the filler people wrap a topic in ("keeping up with",
+  "latest news about") and the idioms they ask in ("up to date", "in the loop") end a phrase. A phrase of one or two words is kept as it is; a longer
   one also as its two-word pieces ("async runtimes"), since articles rarely repeat a long
   phrase word for word; a phrase ending in a generic head ("pricing strategy", "git tips")
   also without it; a phrase of generic heads alone ("research" of "research on marine life",
@@ -84,6 +84,16 @@ _NAME_INSIDE = re.compile(r"[0-9.+#]")
 @cache  # by name: building the path costs more than the lookups it serves
 def _words(name: str) -> frozenset[str]:
     return word_list(WORDS_DIR / name)
+
+
+@cache
+def _filler_phrases() -> re.Pattern:
+    """The idioms of topic_words/en_filler_phrases.txt (one per line), longest first."""
+    path = WORDS_DIR / "en_filler_phrases.txt"
+    lines = [line.split() for line in path.read_text("utf-8").splitlines()]
+    phrases = sorted((words for words in lines if words and not words[0].startswith("#")), key=len)
+    alternatives = (r"[\s-]+".join(map(re.escape, words)) for words in reversed(phrases))
+    return re.compile(rf"(?<![\w'’-])(?:{'|'.join(alternatives)})(?![\w'’-])", re.IGNORECASE)
 
 
 @cache
@@ -424,7 +434,9 @@ def extract_terms(topic: str) -> list[str]:
     text = clean_term(topic)
     if not text:
         return []
-    tokens = _tokens(text)
+    # An idiom reads as a function word: it ends a phrase, and what follows it is inside the
+    # sentence ("catch up on Rust": Rust is capitalized as a name, not as the first word).
+    tokens = _tokens(_filler_phrases().sub(" about ", text))
     japanese = bool(_KANA.search(text))
     # Title Case ("Rust Async Runtimes") says nothing about names: no lower-case word but
     # function words. Filler written in lower case ("news about the New York Times") is a

@@ -193,6 +193,34 @@ def test_a_word_alone_is_kept_without_its_possessive_and_a_phrase_as_written():
     assert extract_terms("what's new in Rust") == ["Rust"]
 
 
+@pytest.mark.parametrize(
+    ("topic", "expected"),
+    [
+        # Idioms a subscription is asked in, and adverbs, are no interests ("date", "loop",
+        # "top", "instead" were); what follows an idiom is inside the sentence (Rust is a name).
+        (
+            "Keep me up to date on tech workers organizing unions",
+            ["tech workers organizing unions", "organizing unions", "tech workers"],
+        ),
+        ("keep me up-to-date with Rust", ["Rust"]),
+        ("catch up on Rust releases", ["Rust releases", "Rust"]),
+        ("keep me in the loop about the Fed", ["Fed"]),
+        ("stay on top of Kubernetes security", ["Kubernetes security", "Kubernetes"]),
+        ("I want to keep tabs on SpaceX launches", ["SpaceX launches", "SpaceX"]),
+        ("the ins and outs of Kubernetes networking", ["Kubernetes networking", "Kubernetes"]),
+        (
+            "apartments in Oakland or elsewhere in the East Bay",
+            ["apartments", "Oakland", "East Bay"],
+        ),
+        ("I really want to learn about birds", ["birds"]),
+        # Only whole idioms: a word of one stays a word.
+        ("backup to dated tapes", ["backup", "dated tapes"]),
+    ],
+)
+def test_idioms_and_adverbs_people_ask_in_are_no_interests(topic, expected):
+    assert extract_terms(topic) == expected
+
+
 def test_a_capitalized_word_stands_alone_only_from_a_short_phrase():
     assert "Python" not in extract_terms("managing Python virtual environments")
     assert extract_terms("What's new in Rust") == ["Rust"]
