@@ -48,6 +48,12 @@ from digests.subscriptions.topic_terms import MAX_TERMS, extract_terms
         ("I'm thinking about buying an electric bike", ["electric bike"]),
         ("I'd love to learn more about bird watching", ["bird watching"]),
         ("news about a new TV show", ["TV show", "TV"]),
+        # "versus" sets two things apart, as "and" lists them.
+        (
+            "Apple versus Google antitrust cases",
+            ["Apple", "Google antitrust cases", "antitrust cases"],
+        ),
+        ("Apple vs. Google", ["Apple", "Google"]),
         (
             "following network monitoring tools",
             ["network monitoring tools", "monitoring tools", "network monitoring"],
