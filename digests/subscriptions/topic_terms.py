@@ -8,11 +8,12 @@ plural) and Chinese, Japanese and Korean terms as substrings, so terms are phras
 that can occur as written in an article:
 
 - Latin words: function words, the filler people wrap a topic in ("keeping up with",
-  "latest news about") and the idioms they ask in ("up to date", "in the loop") end a phrase. A phrase of one or two words is kept as it is; a longer
-  one also as its two-word pieces ("async runtimes"), since articles rarely repeat a long
-  phrase word for word; a phrase ending in a generic head ("pricing strategy", "git tips")
-  also without it; a phrase of generic heads alone ("research" of "research on marine life",
-  "tips and tutorials") is no term unless nothing else is. Names — ALL-CAPS, mixedCase, words
+  "latest news about") and the idioms they ask in ("up to date", "in the loop") end a phrase.
+  A phrase of one or two words is kept as it is; a longer one also as its two-word pieces
+  ("async runtimes"), since articles rarely repeat a long phrase word for word; a phrase
+  ending in a generic head ("pricing strategy", "git tips") also without it; a phrase of
+  generic heads alone ("research" of "research on marine life", "tips and tutorials") is no
+  term unless nothing else is. Names — ALL-CAPS, mixedCase, words
   with digits or with . + # inside (Next.js, C++, GPT-4), capitalized words inside a sentence
   in lower case — are kept alone too. Initials and titles (G.K., C., Dr., St., Jr.) are part of
   the name they begin or end, never a term alone, as is an article before a capitalized word
