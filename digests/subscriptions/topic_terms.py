@@ -89,12 +89,17 @@ def _words(name: str) -> frozenset[str]:
 
 @cache
 def _filler_phrases() -> re.Pattern:
-    """The idioms of topic_words/en_filler_phrases.txt (one per line), longest first."""
+    """The idioms of topic_words/en_filler_phrases.txt (one per line), longest first, in lower
+    case but their first letter: capitals say a name ("The Future of Work", "Heads-Up Display")."""
     path = WORDS_DIR / "en_filler_phrases.txt"
     lines = [line.split() for line in path.read_text("utf-8").splitlines()]
     phrases = sorted((words for words in lines if words and not words[0].startswith("#")), key=len)
-    alternatives = (r"[\s-]+".join(map(re.escape, words)) for words in reversed(phrases))
-    return re.compile(rf"(?<![\w'’-])(?:{'|'.join(alternatives)})(?![\w'’-])", re.IGNORECASE)
+    alternatives = (
+        f"[{words[0][0].upper()}{words[0][0]}]"
+        + r"[\s-]+".join(map(re.escape, [words[0][1:], *words[1:]]))
+        for words in reversed(phrases)
+    )
+    return re.compile(rf"(?<![\w'’-])(?:{'|'.join(alternatives)})(?![\w'’-])")
 
 
 @cache

@@ -219,8 +219,11 @@ def test_a_word_alone_is_kept_without_its_possessive_and_a_phrase_as_written():
             ["apartments", "Oakland", "East Bay"],
         ),
         ("I really want to learn about birds", ["birds"]),
-        # Only whole idioms: a word of one stays a word.
+        ("who is the greatest F1 driver of all time", ["greatest F1 driver", "F1 driver", "F1"]),
+        ("the future of newspapers", ["newspapers"]),
+        # Only whole idioms, and in lower case: a word of one stays a word, capitals a name.
         ("backup to dated tapes", ["backup", "dated tapes"]),
+        ("The Future of Work", ["Future of Work"]),
     ],
 )
 def test_idioms_and_adverbs_people_ask_in_are_no_interests(topic, expected):
