@@ -148,7 +148,9 @@ MUTED_SOURCE_FACTOR = 0.7
 # Chinese, Japanese and Korean text is matched by substring.
 _LETTERS = "a-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff"
 _LATIN_WORD = re.compile(f"[0-9{_LETTERS}]+")
-_CASED_WORD = re.compile(f"[0-9A-Z{_LETTERS}]+")
+# An interest's words, with the signs that make a name of a letter (C++, C#, F#, .NET): without
+# them "C++" was the letter c, found in "C#" and "c. 1890".
+_INTEREST_WORD = re.compile(f"(?<![0-9A-Z{_LETTERS}])\\.?[0-9A-Z{_LETTERS}]+(?:\\+\\+|#)?")
 _CJK_START = 0x2E80
 # The interest extractor's English and European function words and filler
 # (digests/subscriptions/topic_words/): never an expansion word. Read by path so the run
@@ -280,7 +282,7 @@ class Query:
                 written = list(match_words(cleaned))
             else:
                 latin = _POSSESSIVE.sub("", cleaned.replace("-", " "))
-                written, links = _content_words(_CASED_WORD.findall(latin))
+                written, links = _content_words(_INTEREST_WORD.findall(latin))
             keys = tuple(word_key(fold(word)) for word in written)
             for key, word in zip(keys, written, strict=True):
                 words.setdefault(key, term)

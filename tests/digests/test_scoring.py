@@ -174,6 +174,20 @@ def test_a_phrase_as_written_counts_more_than_its_words_apart():
     assert together > apart
 
 
+def test_the_signs_that_make_a_name_of_a_letter_are_part_of_the_word():
+    # "C++" was the letter c: found in "C#" and "c. 1890", and ".NET" in any "net".
+    assert matched(["C++"], "A taxonomy of C++ types") == ["C++"]
+    assert matched(["C++"], "C# async for slugs") == []
+    assert matched(["C++"], "c. 1890 in Leesville") == []
+    assert matched(["C#"], "Pattern matching in C#, explained") == ["C#"]
+    assert matched(["C#"], "The C major scale") == []
+    assert matched([".NET"], "What is new in .NET 9") == [".NET"]
+    assert matched([".NET"], "Net income rose") == []
+    assert matched(["C++ programming"], "C++ programming tips") == ["C++ programming"]
+    assert matched(["Node.js"], "Node.js 24 is out") == ["Node.js"]  # a dot inside stays a link
+    assert Query.from_interests(Interests.build(["C++", "F#"], [])).search_terms() == ["c++", "f#"]
+
+
 def test_a_possessive_is_the_word_it_is_said_of():
     # An interest's possessive is its word ("Japan's" of "Japan's new prime minister"), and a
     # phrase is found with or without one, either apostrophe.
