@@ -65,7 +65,7 @@ from types import MappingProxyType
 # the stored parts in ingest/text/scores.py.
 from ingest.text.scores import impact_at as impact  # noqa: F401
 from ingest.text.segment import CJK_CHAR, chinese_word_ends, match_words
-from ingest.text.terms import clean_term, fold, term_form
+from ingest.text.terms import clean_term, fold, term_form, without_possessives
 from ingest.text.word_lists import word_list
 
 SOURCE_ONLY_RELEVANCE = 70
@@ -281,7 +281,7 @@ class Query:
             if _is_cjk_term(fold(cleaned)):
                 written = list(match_words(cleaned))
             else:
-                latin = _POSSESSIVE.sub("", cleaned.replace("-", " "))
+                latin = without_possessives(cleaned.replace("-", " "))
                 written, links = _content_words(_INTEREST_WORD.findall(latin))
             keys = tuple(word_key(fold(word)) for word in written)
             for key, word in zip(keys, written, strict=True):
@@ -354,9 +354,7 @@ def forget_queries() -> None:
 
 
 _BETWEEN_WORDS = f"[^0-9{_LETTERS}]+"
-# An English possessive: an interest's word is matched without it ("Japan's" is Japan), and a
-# phrase's word with or without it.
-_POSSESSIVE = re.compile(f"(?<=[0-9{_LETTERS}A-Z])['’][sS](?![0-9{_LETTERS}A-Z])")
+# A phrase's word with or without a possessive (ingest/text/terms.py `without_possessives`).
 _POSSESSIVE_OR_NOT = "(?:['’]s)?"
 
 

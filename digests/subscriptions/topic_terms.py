@@ -46,7 +46,7 @@ from itertools import pairwise
 from pathlib import Path
 
 from ingest.text.segment import ABBREVIATION, FUNCTION, korean_particles, segment
-from ingest.text.terms import clean_term, same_term_key
+from ingest.text.terms import clean_term, same_term_key, without_possessives
 from ingest.text.word_lists import word_list
 
 WORDS_DIR = Path(__file__).parent / "topic_words"
@@ -128,7 +128,6 @@ def _tokens(text: str) -> list[_Token]:
 # Initials (G.K., J.R.R.; U.S. and D.C. are written alike) and the titles of en_name_titles.
 _DOTTED = re.compile(r"(?:[A-Za-z]\.)+[A-Za-z]\.?")
 _INITIAL = re.compile(r"[A-Z]\.?")
-_POSSESSIVE = re.compile(r"['’][sS]$")
 
 
 def _period_is_the_words(word: _Token, tokens: list[_Token], after: int) -> bool:
@@ -292,7 +291,7 @@ class _Terms:
         term = term.strip(" .'’-/")
         if ends.endswith(".") and _is_abbreviation(ends.rsplit(" ", 1)[-1]):
             term += "."  # U.S., Jr.
-        if " " not in term and len(bare := _POSSESSIVE.sub("", term)) >= 2:
+        if " " not in term and len(bare := without_possessives(term)) >= 2:
             # Japan of "Japan's new prime minister"; a phrase keeps its possessive as written
             # (Trump's tariffs), and the scorer finds either with or without one.
             term = bare

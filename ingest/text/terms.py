@@ -15,10 +15,13 @@ rule, used by the scorer (digests/runs/scoring.py) and by the pool's full-text r
   matches with any noun or adjective ending — "Москвы" matches "Москва", "Москве", "Москвой",
   "Оренбурга" also "Оренбургской" (the place's adjective: its region, its people).
   Short words, acronyms ("ЖКХ") and names in mixed case match only as written.
+- An English possessive is the word it is said of: the interest "Japan's" is the word Japan
+  (`without_possessives`), and the scorer finds a phrase's words with or without one.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 
@@ -111,6 +114,15 @@ def fold(text: str) -> str:
     if not text.isascii():
         text = unicodedata.normalize("NFKC", text)
     return text.casefold().replace("-", " ")
+
+
+_POSSESSIVE = re.compile(r"(?<=\w)['’][sS](?!\w)")
+
+
+def without_possessives(text: str) -> str:
+    """`text` with each English possessive taken off its word (Japan's → Japan), either
+    apostrophe; a contraction of a longer word (can't) is left alone."""
+    return _POSSESSIVE.sub("", text)
 
 
 def clean_term(term: str) -> str:
