@@ -99,7 +99,8 @@ class SharedFileCache(FileBasedCache):
     of a web worker waiting on the disk, twice per API request (the user's and the token's rate
     counters). Here the old file is removed first, so the rename lands on a free name (≈ 0.1 ms):
     a reader in between finds no entry, which a cache may always answer. The folder is culled at
-    most once every CULL_EVERY_SECONDS per process instead of on every write.
+    most once every CULL_EVERY_SECONDS per process instead of on every write, and the folder is
+    made again only when a write finds it gone (Django's asks for it on every write).
     """
 
     CULL_EVERY_SECONDS = 10.0
@@ -109,13 +110,16 @@ class SharedFileCache(FileBasedCache):
         self._next_cull = 0.0
 
     def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
-        self._createdir()  # the folder may be deleted at any time
         fname = self._key_to_file(key, version)
         now = time.monotonic()
         if now >= self._next_cull:
             self._next_cull = now + self.CULL_EVERY_SECONDS
             self._cull()
-        fd, tmp_path = tempfile.mkstemp(dir=self._dir)
+        try:
+            fd, tmp_path = tempfile.mkstemp(dir=self._dir)
+        except FileNotFoundError:  # the folder may be deleted at any time
+            self._createdir()
+            fd, tmp_path = tempfile.mkstemp(dir=self._dir)
         renamed = False
         try:
             with open(fd, "wb") as file:

@@ -3,6 +3,7 @@ Redis does not answer, and goes back to Redis once it does."""
 
 from __future__ import annotations
 
+import shutil
 import socket
 
 import pytest
@@ -72,3 +73,15 @@ def test_the_shared_file_cache_replaces_values_and_still_culls(tmp_path, monkeyp
     assert renames_over == []
     assert cache.get("key-29") == 30
     assert len(list(tmp_path.iterdir())) <= 11
+
+
+def test_the_shared_file_cache_writes_again_after_its_folder_was_removed(tmp_path):
+    from config.cache import SharedFileCache
+
+    folder = tmp_path / "cache"
+    cache = SharedFileCache(str(folder), {})
+    cache.set("limit", [1.0], timeout=60)
+    shutil.rmtree(folder)
+    cache._next_cull = 0.0  # the cull (which lists the folder) runs first, on a missing folder
+    cache.set("limit", [2.0], timeout=60)
+    assert cache.get("limit") == [2.0]
