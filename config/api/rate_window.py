@@ -13,15 +13,18 @@ leaves the window when its *last* request does, so a request may be counted up t
 and an allowance comes back at most one slice late. Below one request per slice each slice
 holds one request, and the counting is DRF's exactly.
 
-The counters live under keys of their own (`CACHE_FORMAT`), not DRF's: a process still running
-the code before this one (a rolling deploy, a rollback) reads DRF's lists where it always did
-instead of failing on these; what DRF's lists had counted is forgotten once, at the deploy.
+The counters live under keys of their own (`CACHE_FORMAT`, and a signed-in user's together in
+`USER_ENTRY_FORMAT`), not DRF's: a process still running the code before this one (a rolling
+deploy, a rollback) reads its own counters where it always did instead of failing on these;
+what they had counted is forgotten once, at the deploy.
 """
 
 from __future__ import annotations
 
 SLICES = 60
 CACHE_FORMAT = "throttle_window_%(scope)s_%(ident)s"
+# A signed-in user's counters together, each under its CACHE_FORMAT name (config/api/throttling.py).
+USER_ENTRY_FORMAT = "throttle_counters_user_%s"
 
 
 class RateWindow:

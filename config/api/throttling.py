@@ -15,10 +15,13 @@ Headers, on every API answer that a throttle counted (config/api/middleware.py a
 (seconds until the oldest counted request leaves the window) — for the throttle with the least
 left. A refused request gets 429 with `Retry-After` (config/api/errors.py).
 
-The REST API counts through `ApiRateThrottle`, the four above in one: every counter a request
-touches is read with one `get_many` and written with one `set_many` (per window length) instead
-of a read and a write per throttle — the same cache keys, rates and answers, so the reading-app
-protocols and the assistants, which count through the single throttles, share the allowance.
+A signed-in user's counters (the user's, each token's, each scope's) are kept together in one
+cache entry (`USER_ENTRY_FORMAT`): a token request reads one entry and writes one, where a
+counter per entry cost a file read and a file write each with the default file cache (a fifth
+of an API request's time). Counters per client address are entries of their own. The REST API
+counts through `ApiRateThrottle`, the four above in one, with one `get_many` and one
+`set_many`; the reading-app protocols and the assistants count through the single throttles,
+in the same entries, so they share the allowance.
 
 Every counter is a `RateWindow` (config/api/rate_window.py): its size does not grow with the
 rate, as DRF's list of a timestamp per request does.
@@ -39,7 +42,7 @@ from rest_framework.throttling import (
 )
 
 from config.api.middleware import RATE_LIMIT_ATTRIBUTE
-from config.api.rate_window import CACHE_FORMAT, RateWindow
+from config.api.rate_window import CACHE_FORMAT, USER_ENTRY_FORMAT, RateWindow
 from config.client_address import client_address, throttle_bucket
 
 
@@ -56,6 +59,9 @@ class _LiveRate(SimpleRateThrottle):
 
     cache_format = CACHE_FORMAT
     window: RateWindow | None = None
+    # Whether a signed-in user's counter of this kind lives in the user's entry.
+    per_user = True
+    entry: str | None = None  # that entry's key; None: the counter is an entry of its own
 
     def get_ident(self, request):
         return throttle_bucket(client_address(request))
@@ -67,10 +73,7 @@ class _LiveRate(SimpleRateThrottle):
     def allow_request(self, request, view):
         if not _counts(self, request, view):
             return True
-        allowed = self._count(self.cache.get(self.key), request)
-        if allowed:
-            self.cache.set(self.key, self.window.stored(), self.duration)
-        return allowed
+        return not _count_together([self], request)
 
     def _count(self, stored, request) -> bool:
         """Whether this request fits the allowance, given the key's stored counter; counts it
@@ -111,6 +114,8 @@ class _LiveRate(SimpleRateThrottle):
 class LiveAnonRateThrottle(_LiveRate, AnonRateThrottle):
     """Anonymous callers, per client address (`anon` rate)."""
 
+    per_user = False
+
 
 class LiveUserRateThrottle(_LiveRate, UserRateThrottle):
     """Signed-in callers, per user whichever token or session they use (`user` rate)."""
@@ -136,6 +141,8 @@ class LiveScopedRateThrottle(_LiveRate, ScopedRateThrottle):
 class ScopedIPRateThrottle(LiveScopedRateThrottle):
     """Per client address whoever asks: for public endpoints that cost CPU, not the user's quota."""
 
+    per_user = False
+
     def get_cache_key(self, request, view):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
@@ -153,18 +160,8 @@ class ApiRateThrottle:
 
     def allow_request(self, request, view) -> bool:
         counting = [t for t in (part() for part in self.PARTS) if _counts(t, request, view)]
-        if not counting:
-            return True
-        cache = counting[0].cache
-        stored = cache.get_many([t.key for t in counting])
-        writes: dict[int, dict] = {}  # window (s) -> {key: counter}
-        for throttle in counting:
-            if throttle._count(stored.get(throttle.key), request):
-                writes.setdefault(throttle.duration, {})[throttle.key] = throttle.window.stored()
-            else:
-                self._refused.append(throttle)
-        for duration, values in writes.items():
-            cache.set_many(values, duration)
+        if counting:
+            self._refused = _count_together(counting, request)
         return not self._refused
 
     def wait(self):
@@ -184,7 +181,71 @@ def _counts(throttle: SimpleRateThrottle, request, view) -> bool:
     if throttle.rate is None:
         return False
     throttle.key = throttle.get_cache_key(request, view)
+    user = getattr(request, "user", None)
+    signed_in = user is not None and user.is_authenticated
+    throttle.entry = USER_ENTRY_FORMAT % user.pk if throttle.per_user and signed_in else None
     return throttle.key is not None
+
+
+def _count_together(throttles: list[_LiveRate], request) -> list[_LiveRate]:
+    """Count this request with each of `throttles` (each exactly as it would alone: one that
+    allows records the request even when another refuses) and return those that refused. Their
+    entries are read with one `get_many` and written with one `set_many` per timeout."""
+    cache = throttles[0].cache
+    stored = cache.get_many(list(dict.fromkeys(t.entry or t.key for t in throttles)))
+    entries: dict[str, dict] = {}  # a user's entry: {counter key: [duration, window]}
+    writes: dict[str, tuple[object, int]] = {}  # entry key -> (value, timeout)
+    refused, now = [], None
+    for throttle in throttles:
+        if throttle.entry:
+            counters = entries.setdefault(throttle.entry, _counters(stored.get(throttle.entry)))
+            allowed = throttle._count(counters.get(throttle.key, (0, None))[1], request)
+            if allowed:
+                counters[throttle.key] = [throttle.duration, throttle.window.stored()]
+                writes[throttle.entry] = (counters, 0)  # the timeout is settled below
+        else:
+            allowed = throttle._count(stored.get(throttle.key), request)
+            if allowed:
+                writes[throttle.key] = (throttle.window.stored(), throttle.duration)
+        now = throttle.now
+        if not allowed:
+            refused.append(throttle)
+    by_timeout: dict[int, dict] = {}
+    for key, (value, timeout) in writes.items():
+        if key in entries:
+            value = _unexpired(value, now)
+            timeout = max(duration for duration, _window in value.values())
+        by_timeout.setdefault(timeout, {})[key] = value
+    for timeout, values in by_timeout.items():
+        cache.set_many(values, timeout)
+    return refused
+
+
+def _counters(stored) -> dict:
+    """A user's entry as read from the cache; a damaged one counts nothing (counting starts
+    again), as a damaged counter does."""
+    if not isinstance(stored, dict):
+        return {}
+    return {
+        key: [value[0], value[1]]
+        for key, value in stored.items()
+        if isinstance(key, str)
+        and isinstance(value, list | tuple)
+        and len(value) == 2
+        and isinstance(value[0], int | float)
+        and value[0] > 0
+    }
+
+
+def _unexpired(counters: dict, now: float) -> dict:
+    """The entry without the counters whose every request has left its window (a token no
+    longer used, a scope not asked for a while), so an entry holds what still counts."""
+    kept = {}
+    for key, (duration, window) in counters.items():
+        slices = RateWindow(window, now=now, duration=duration).stored()
+        if slices:
+            kept[key] = [duration, slices]
+    return kept
 
 
 def wait_before_another(request, scope: str) -> float | None:

@@ -10,8 +10,9 @@ import pytest
 from django.core.cache import cache
 from django.test import override_settings
 
-from config.api.rate_window import SLICES, RateWindow
-from config.api.throttling import LiveUserRateThrottle
+from config.api import throttling
+from config.api.rate_window import CACHE_FORMAT, SLICES, USER_ENTRY_FORMAT, RateWindow
+from config.api.throttling import ApiRateThrottle, LiveUserRateThrottle
 
 
 @pytest.fixture(autouse=True)
@@ -44,8 +45,10 @@ def ask(user, at: float):
 
 
 def stored_counter(user):
-    throttle = LiveUserRateThrottle()
-    return cache.get(throttle.cache_format % {"scope": "user", "ident": user.pk})
+    """The user throttle's counter, in the user's entry of counters."""
+    entry = cache.get(USER_ENTRY_FORMAT % user.pk)
+    _duration, window = entry[CACHE_FORMAT % {"scope": "user", "ident": user.pk}]
+    return window
 
 
 def test_the_counter_stays_small_at_any_rate(alice):
@@ -122,10 +125,42 @@ def test_a_process_on_the_code_before_reads_its_own_counters(alice):
 @pytest.mark.parametrize(
     "junk", ["text", 12, [["a"]], [None, "x"], [1_000.0, 990.0], [["a", "b", "c"]], {"a": 1}]
 )
-def test_a_damaged_counter_counts_nothing_and_is_replaced(alice, junk):
-    throttle = LiveUserRateThrottle()
-    key = throttle.cache_format % {"scope": "user", "ident": alice.pk}
-    cache.set(key, junk, 60)
+@pytest.mark.parametrize("where", ["counter", "entry"])
+def test_a_damaged_counter_counts_nothing_and_is_replaced(alice, junk, where):
+    entry = USER_ENTRY_FORMAT % alice.pk
+    if where == "entry":
+        cache.set(entry, junk, 60)
+    else:
+        cache.set(entry, {CACHE_FORMAT % {"scope": "user", "ident": alice.pk}: [60, junk]}, 60)
     with user_rate("2/min"):
         assert ask(alice, 1_000.0)[0]
         assert RateWindow(stored_counter(alice), now=1_000.0, duration=60).count == 1
+
+
+def test_a_users_counters_share_one_entry_and_idle_ones_leave_it(alice, monkeypatch):
+    """The user's counter and each token's, in one cache entry (one read and one write per
+    request); a token's counter leaves the entry once its requests have left the window."""
+    now = [1_000.0]
+    monkeypatch.setattr(throttling._LiveRate, "timer", staticmethod(lambda: now[0]))
+
+    def api_call(token_id: int, at: float) -> bool:
+        now[0] = at
+        request = SimpleNamespace(
+            user=alice, auth=SimpleNamespace(pk=token_id), META={}, _request=SimpleNamespace()
+        )
+        return ApiRateThrottle().allow_request(request, None)
+
+    def counts() -> dict:
+        entry = cache.get(USER_ENTRY_FORMAT % alice.pk)
+        return {
+            key.removeprefix("throttle_window_"): RateWindow(
+                window, now=now[0], duration=duration
+            ).count
+            for key, (duration, window) in entry.items()
+        }
+
+    with user_rate("100/min"):
+        assert api_call(1, 1_000.0) and api_call(1, 1_001.0) and api_call(2, 1_010.0)
+        assert counts() == {f"user_{alice.pk}": 3, "token_1": 2, "token_2": 1}
+        assert api_call(2, 1_065.0)  # token 1's requests left the window at 1,061
+        assert counts() == {f"user_{alice.pk}": 2, "token_2": 2}
