@@ -96,11 +96,11 @@ class SharedFileCache(FileBasedCache):
     Django's `FileBasedCache.set()` lists the whole cache folder on every write (`_cull`) and
     renames the new file over the old one. On ext4 a rename over an existing file makes the
     kernel write the new file's data out before the rename returns (`auto_da_alloc`): 0.5-1.5 ms
-    of a web worker waiting on the disk, twice per API request (the user's and the token's rate
-    counters). Here the old file is removed first, so the rename lands on a free name (≈ 0.1 ms):
-    a reader in between finds no entry, which a cache may always answer. The folder is culled at
-    most once every CULL_EVERY_SECONDS per process instead of on every write, and the folder is
-    made again only when a write finds it gone (Django's asks for it on every write).
+    of a web worker waiting on the disk on every API request (its user's rate counters). Here the
+    old file is removed first, so the rename lands on a free name (≈ 0.1 ms): a reader in
+    between finds no entry, which a cache may always answer. The folder is culled at most once
+    every CULL_EVERY_SECONDS per process instead of on every write, and the folder is made again
+    only when a write finds it gone (Django's asks for it on every write).
     """
 
     CULL_EVERY_SECONDS = 10.0
