@@ -515,16 +515,18 @@ DOCUMENT_CACHE = 32_768
 
 
 class Document:
-    """A candidate's fields, folded, their lengths in words and (when first asked for) their
-    Latin words. `Document.of` gives the same
-    document for the same text: treat it as read-only."""
+    """A candidate's fields, folded, their lengths in words, the words each writes with hyphens
+    (`closed`: "cease-fire" as ceasefire) and (when first asked for) their Latin words.
+    `Document.of` gives the same document for the same text: treat it as read-only."""
 
-    __slots__ = ("_words", "lengths", "summary", "title")
+    __slots__ = ("_words", "closed", "lengths", "summary", "title")
 
     def __init__(self, title: str, summary: str):
         self.title, self.summary = fold(title or ""), fold(summary or "")
         # Words for length normalization: white-space separated is close enough, and cheap.
         self.lengths = {"title": _length(self.title), "summary": _length(self.summary)}
+        # Folding makes a hyphen a space: what was written with one is read here, once.
+        self.closed = (_closed_words(title), _closed_words(summary))
         self._words: list[str] | None = None
 
     @classmethod
@@ -539,6 +541,18 @@ class Document:
         if self._words is None:
             self._words = _LATIN_WORD.findall(f"{self.title} {self.summary}")
         return self._words
+
+
+# A word written with hyphens between letters ("cease-fire", "e-mail"): the same word as written
+# closed, which an interest usually is (ceasefire, email). Its parts stay words of their own.
+_HYPHENATED = re.compile(f"[{_LETTERS}]+(?:[-‐][{_LETTERS}]+)+", re.IGNORECASE)
+_HYPHENS = str.maketrans("", "", "-‐")
+
+
+def _closed_words(text: str | None) -> tuple[str, ...]:
+    if not text or ("-" not in text and "‐" not in text):
+        return ()
+    return tuple(fold(word.translate(_HYPHENS)) for word in _HYPHENATED.findall(text))
 
 
 @lru_cache(maxsize=DOCUMENT_CACHE)
@@ -627,15 +641,19 @@ def _interest_counts(query: Query, docs: Sequence[Document]) -> list[dict[str, M
     for doc in docs:
         counts = known.get(doc)
         if counts is None:
-            title, summary = _interest_found(query, doc.title), _interest_found(query, doc.summary)
+            title = _interest_found(query, doc.title, doc.closed[0])
+            summary = _interest_found(query, doc.summary, doc.closed[1])
             counts = {"title": title, "summary": summary} if title or summary else _NO_COUNTS
             _remember(known, doc, counts)
         all_counts.append(counts)
     return all_counts
 
 
-def _interest_found(query: Query, text: str) -> Mapping[tuple, int]:
+def _interest_found(query: Query, text: str, closed: tuple[str, ...] = ()) -> Mapping[tuple, int]:
     found: dict[tuple, int] = {("w", key): n for key, n in query._matcher.counts(text).items()}
+    for word in closed:  # "cease-fire" is the word ceasefire
+        if (key := query._matcher.key_of.get(word)) is not None:
+            found["w", key] = found.get(("w", key), 0) + 1
     for substring in query.substrings:
         if (n := text.count(substring)) > 0:
             found["s", substring] = n

@@ -188,6 +188,21 @@ def test_the_signs_that_make_a_name_of_a_letter_are_part_of_the_word():
     assert Query.from_interests(Interests.build(["C++", "F#"], [])).search_terms() == ["c++", "f#"]
 
 
+def test_a_word_written_closed_is_found_written_with_hyphens():
+    assert matched(["Gaza ceasefire"], "Hamas frees four under the Gaza Cease-Fire deal") == [
+        "Gaza ceasefire"
+    ]
+    assert matched(["email"], "Why e-mail still works") == ["email"]
+    assert matched(["ceasefire"], "Cease-fires that held") == ["ceasefire"]
+    # The parts are still words of their own; a closed word is not found in a hyphenated one
+    # that spells more, nor in two words written apart.
+    assert matched(["fire"], "A cease-fire at last") == ["fire"]
+    assert matched(["ceasefire"], "Cease-fire-line maps") == []
+    assert matched(["ceasefire"], "Cease fire, they said") == []
+    once, twice = scores(["ceasefire"], [("A cease-fire", ""), ("A cease-fire, a ceasefire", "")])
+    assert once < twice
+
+
 def test_a_possessive_is_the_word_it_is_said_of():
     # An interest's possessive is its word ("Japan's" of "Japan's new prime minister"), and a
     # phrase is found with or without one, either apostrophe.
