@@ -110,7 +110,11 @@ def test_a_connection_dropped_within_the_moment_fails_one_request_then_is_replac
 
 @pytest.mark.django_db(transaction=True)
 def test_without_this_every_request_is_pinged(postgresql_only, pings):
-    # The baseline the module changes: Django's own behaviour with health checks on.
+    # The baseline the module changes: Django's own behaviour with health checks on (and
+    # without the module's receivers, should anything in this process have imported
+    # config.wsgi).
+    request_finished.disconnect(dispatch_uid="connection_checks.finish")
+    request_started.disconnect(dispatch_uid="connection_checks.start")
     _request()
     pings.clear()
     for _ in range(3):
