@@ -18,7 +18,10 @@ left. A refused request gets 429 with `Retry-After` (config/api/errors.py).
 A signed-in user's counters (the user's, each token's, each scope's) are kept together in one
 cache entry (`USER_ENTRY_FORMAT`): a token request reads one entry and writes one, where a
 counter per entry cost a file read and a file write each with the default file cache (a fifth
-of an API request's time). Counters per client address are entries of their own. The REST API
+of an API request's time). An entry holds the counters used within their windows, so its size
+is bounded by the user's active tokens (MAX_ACTIVE_TOKENS, app passwords included) and
+scopes; a revoked token's counter leaves with its last request's window. Counters per client
+address are entries of their own. The REST API
 counts through `ApiRateThrottle`, the four above in one, with one `get_many` and one
 `set_many`; the reading-app protocols and the assistants count through the single throttles,
 in the same entries, so they share the allowance.

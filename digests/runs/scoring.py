@@ -65,7 +65,13 @@ from types import MappingProxyType
 # the stored parts in ingest/text/scores.py.
 from ingest.text.scores import impact_at as impact  # noqa: F401
 from ingest.text.segment import CJK_CHAR, chinese_word_ends, match_words
-from ingest.text.terms import clean_term, fold, term_form, without_possessives
+from ingest.text.terms import (
+    clean_term,
+    closed_compounds,
+    fold,
+    term_form,
+    without_possessives,
+)
 from ingest.text.word_lists import word_list
 
 SOURCE_ONLY_RELEVANCE = 70
@@ -526,7 +532,7 @@ class Document:
         # Words for length normalization: white-space separated is close enough, and cheap.
         self.lengths = {"title": _length(self.title), "summary": _length(self.summary)}
         # Folding makes a hyphen a space: what was written with one is read here, once.
-        self.closed = (_closed_words(title), _closed_words(summary))
+        self.closed = (closed_compounds(title or ""), closed_compounds(summary or ""))
         self._words: list[str] | None = None
 
     @classmethod
@@ -541,18 +547,6 @@ class Document:
         if self._words is None:
             self._words = _LATIN_WORD.findall(f"{self.title} {self.summary}")
         return self._words
-
-
-# A word written with hyphens between letters ("cease-fire", "e-mail"): the same word as written
-# closed, which an interest usually is (ceasefire, email). Its parts stay words of their own.
-_HYPHENATED = re.compile(f"[{_LETTERS}]+(?:[-‐][{_LETTERS}]+)+", re.IGNORECASE)
-_HYPHENS = str.maketrans("", "", "-‐")
-
-
-def _closed_words(text: str | None) -> tuple[str, ...]:
-    if not text or ("-" not in text and "‐" not in text):
-        return ()
-    return tuple(fold(word.translate(_HYPHENS)) for word in _HYPHENATED.findall(text))
 
 
 @lru_cache(maxsize=DOCUMENT_CACHE)

@@ -17,6 +17,8 @@ rule, used by the scorer (digests/runs/scoring.py) and by the pool's full-text r
   Short words, acronyms ("ЖКХ") and names in mixed case match only as written.
 - An English possessive is the word it is said of: the interest "Japan's" is the word Japan
   (`without_possessives`), and the scorer finds a phrase's words with or without one.
+- A word written with hyphens is also that word written closed, for the scorer: "Cease-Fire"
+  is ceasefire, "e-mail" email (`closed_compounds`); folding alone makes it two words.
 """
 
 from __future__ import annotations
@@ -114,6 +116,19 @@ def fold(text: str) -> str:
     if not text.isascii():
         text = unicodedata.normalize("NFKC", text)
     return text.casefold().replace("-", " ")
+
+
+# Letters joined by hyphens (either sign), no digit: "covid-19" is not a word written closed.
+_HYPHENATED = re.compile(r"[^\W\d_]+(?:[-‐][^\W\d_]+)+")
+_HYPHENS = str.maketrans("", "", "-‐")
+
+
+def closed_compounds(text: str) -> tuple[str, ...]:
+    """Each word `text` writes with hyphens between letters, folded and written closed
+    ("Cease-Fire" → ceasefire), in order; its parts stay words of the folded text."""
+    if "-" not in text and "‐" not in text:
+        return ()
+    return tuple(fold(word.translate(_HYPHENS)) for word in _HYPHENATED.findall(text))
 
 
 _POSSESSIVE = re.compile(r"(?<=\w)['’][sS](?!\w)")

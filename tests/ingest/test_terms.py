@@ -59,3 +59,15 @@ def test_forms_of_one_term_share_a_key():
     assert same_term_key("Language Models") == same_term_key("language model")
     assert same_term_key("policies") == same_term_key("policy")
     assert same_term_key("news") != same_term_key("new")
+
+
+def test_a_word_written_with_hyphens_is_read_closed_too():
+    from ingest.text.terms import closed_compounds
+
+    assert closed_compounds("Gaza Cease-Fire deal and e‐mail") == ("ceasefire", "email")
+    assert closed_compounds("COVID-19, 3-D and no hyphen at all") == ()
+    assert closed_compounds("Cease-fire-line maps") == ("ceasefireline",)
+    # A text of nothing but hyphens and NUL bytes, or one 400,000-character compound, is
+    # read in one pass.
+    assert closed_compounds("-\x00" * 50_000) == ()
+    assert closed_compounds("a-" * 200_000 + "b") == ("a" * 200_000 + "b",)
