@@ -14,7 +14,8 @@ subscriptions change. So the rendered page is kept in the cache under a key made
 The JSON API's Inbox list (`GET /api/v1/inbox/items`) keeps its pages the same way
 (`cached_api_page`): the page's items and cursor, under the same version, the language, the
 active time zone and the query string — the version read with the token in the one query that
-authenticates it (inbox.tokens), or with the preferences for a session.
+authenticates it (inbox.tokens), or with the preferences for a session. An assistant's Inbox
+search over MCP keeps its answers the same way (`cached_tool_page`), under its arguments.
 
 Two things differ per request and are left as markers in the cached copy, filled in on the
 way out (`fill()`): the CSRF token (`CSRF_MARKER` is rendered where `{% csrf_token %}` goes)
@@ -118,19 +119,19 @@ def render_page(request: HttpRequest, template: str, context: dict, *, status: i
     return response
 
 
-def _key(kind: str, request, version: int, zone: str, path: str) -> str:
+def _key(kind: str, user_id: int, version: int, zone: str, path: str) -> str:
     """The cache key of one user's page: it changes with their Inbox (`version`), time zone,
     language and the page's path and query."""
-    parts = [str(request.user.pk), str(version), zone, translation.get_language() or "", path]
+    parts = [str(user_id), str(version), zone, translation.get_language() or "", path]
     digest = hashlib.sha256("\n".join(parts).encode()).hexdigest()
-    return f"{kind}:{request.user.pk}:{digest}"
+    return f"{kind}:{user_id}:{digest}"
 
 
 def _page_key(request: HttpRequest) -> str:
     preference = getattr(request, "preference", None)
     version = preference.inbox_version if preference else 0
     zone = preference.timezone if preference else "UTC"
-    return _key("inbox-page", request, version, zone, request.get_full_path())
+    return _key("inbox-page", request.user.pk, version, zone, request.get_full_path())
 
 
 def cached_page(request: HttpRequest, build: Callable[[], tuple[str, dict, bool]]) -> HttpResponse:
@@ -163,7 +164,11 @@ def _known_preference(request) -> UserPreference | None:
     preference = getattr(getattr(request, "_request", request), "preference", None)
     if preference is not None:
         return preference
-    user = request.user
+    return _preference_read_with(request.user)
+
+
+def _preference_read_with(user) -> UserPreference | None:
+    """The preferences loaded with `user` (the token's query selects them), or None."""
     descriptor = getattr(type(user), "preference", None)
     if descriptor is None or not descriptor.is_cached(user):
         return None
@@ -173,23 +178,37 @@ def _known_preference(request) -> UserPreference | None:
         return None
 
 
+def _kept_list_page(
+    user, preference, kind: str, zone: str, query: str, build: Callable[[], T]
+) -> T:
+    if settings.INBOX_PAGE_CACHE_SECONDS <= 0 or preference is None:
+        return build()
+    key = _key(kind, user.pk, preference.inbox_version, zone, query)
+    page = cache.get(key)
+    if page is None:
+        page = build()
+        cache.set(key, page, timeout=settings.INBOX_PAGE_CACHE_SECONDS)
+    return page
+
+
 def cached_api_page(request, build: Callable[[], T], *, cacheable: bool = True) -> T:
     """What `build()` returns for this API request (a page of the Inbox list: plain data, no
     URL in it), from the cache while the user's Inbox has not changed since it was built. Not
     cached when INBOX_PAGE_CACHE_SECONDS is 0, when `cacheable` is false, or when the
     preferences (and so the version) were not read with the authentication."""
     preference = _known_preference(request) if cacheable else None
-    if settings.INBOX_PAGE_CACHE_SECONDS <= 0 or preference is None:
-        return build()
     zone = timezone.get_current_timezone_name()
-    key = _key(
-        "inbox-api", request, preference.inbox_version, zone, request.META.get("QUERY_STRING", "")
-    )
-    page = cache.get(key)
-    if page is None:
-        page = build()
-        cache.set(key, page, timeout=settings.INBOX_PAGE_CACHE_SECONDS)
-    return page
+    query = request.META.get("QUERY_STRING", "")
+    return _kept_list_page(request.user, preference, "inbox-api", zone, query, build)
+
+
+def cached_tool_page(user, query: str, build: Callable[[], T], *, cacheable: bool = True) -> T:
+    """The same for an assistant's Inbox search (inbox/assistants/tools/inbox.py): `query` is
+    the call's arguments, written the same way each time. The version is the one read with the
+    token, so a caller that keeps its user longer than a request (stdio) is not `cacheable`."""
+    preference = _preference_read_with(user) if cacheable else None
+    zone = timezone.get_current_timezone_name()
+    return _kept_list_page(user, preference, "inbox-tool", zone, query, build)
 
 
 def cached_badge_counts(request, count: Callable[[], T]) -> T:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Literal
 
 from django.shortcuts import get_object_or_404
@@ -11,10 +12,12 @@ from config.api.errors import APIInputError
 from digests.models import RunItem
 from inbox.api import INBOX_PAGE_MAX, InboxQuerySerializer, _user_zone
 from inbox.assistants.arguments import validated
+from inbox.assistants.caller import stdio_process
 from inbox.assistants.registry import Answer, now, tool
 from inbox.assistants.shapes import item_data, item_line, item_row
 from inbox.assistants.untrusted import UNTRUSTED_FIELD, quoted, redact_url, untrusted
 from inbox.listing import Cursor, InboxFilter, inbox_page_rows, with_states
+from inbox.page_cache import cached_tool_page
 from inbox.states import MAX_BULK_ITEMS, BulkActionError, apply_bulk_action
 from ingest.pool.bodies import read_body
 
@@ -39,24 +42,33 @@ def search_inbox(
 ) -> Answer:
     """Items delivered to the reader's Inbox, newest brief first, with the API's filters:
     text, state (unread, saved, not interested), subscription, brief, dates."""
-    query = {"state": state}
-    for name, value in (
-        ("q", q),
-        ("subscription", subscription_id),
-        ("run", run_id),
-        ("from", from_date),
-        ("to", to_date),
-    ):
-        if value:
-            query[name] = str(value)
+    arguments = {"q": q, "state": state, "subscription": subscription_id, "run": run_id,
+                 "from": from_date, "to": to_date, "limit": limit, "cursor": cursor}  # fmt: skip
+    # While the reader's Inbox has not changed, the answer is the one kept for the same
+    # arguments (inbox/page_cache.py), as the JSON API's list is: only a valid call's answer is
+    # kept. Date filters depend on the time zone; a stdio process keeps its token (and the Inbox
+    # version read with it) for the whole session.
+    return cached_tool_page(
+        caller.user,
+        json.dumps(arguments, sort_keys=True),
+        lambda: _search(caller.user, arguments),
+        cacheable=not (from_date or to_date) and not stdio_process(),
+    )
+
+
+def _search(user, arguments: dict) -> Answer:
+    query = {"state": arguments["state"]}
+    for name in ("q", "subscription", "run", "from", "to"):
+        if arguments[name]:
+            query[name] = str(arguments[name])
     query = validated(InboxQuerySerializer, query)
     after = None
-    if cursor:
-        after = Cursor.parse(cursor)
+    if arguments["cursor"]:
+        after = Cursor.parse(arguments["cursor"])
         if after is None:
             raise APIInputError({"cursor": "Not a cursor this server gave; leave it empty."})
     page = inbox_page_rows(
-        caller.user,
+        user,
         InboxFilter(
             show=query["state"],
             subscription_id=query.get("subscription"),
@@ -67,8 +79,8 @@ def search_inbox(
         ),
         after=after,
         # The zone only places the date filters' local days: no query without them.
-        zone=_user_zone(caller.user) if "from" in query or "to" in query else "UTC",
-        page_size=limit,
+        zone=_user_zone(user) if "from" in query or "to" in query else "UTC",
+        page_size=arguments["limit"],
     )
     next_cursor = str(page.next_cursor) if page.next_cursor else None
     lines = [item_line(row) for row in page.items] or ["Nothing in the Inbox matches."]

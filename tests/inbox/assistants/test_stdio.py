@@ -80,13 +80,19 @@ def test_a_stdio_client_reads_and_writes_with_the_token_from_the_environment(tmp
             names = {tool.name for tool in (await client.list_tools()).tools}
             brief = await client.call_tool("read_brief", {})
             item_id = brief.structured_content["brief"]["items"][0]["id"]
+            before = await client.call_tool("search_inbox", {"state": "saved"})
             saved = await client.call_tool("mark_items", {"item_ids": [item_id], "action": "save"})
-            return names, brief, saved
+            after = await client.call_tool("search_inbox", {"state": "saved"})
+            return names, brief, saved, before, after
 
-    names, brief, saved = in_a_thread_of_its_own(exchange)
+    names, brief, saved, before, after = in_a_thread_of_its_own(exchange)
     assert "run_now" in names
     assert brief.structured_content["brief"]["subscription_name"] == "Databases"
     assert brief.structured_content["brief"]["items"][0]["untrusted"]["title"] == (
         "PostgreSQL 18 released"
     )
     assert saved.structured_content["count"] == 1
+    # The process keeps its token (and the Inbox version read with it) for the whole session:
+    # a search after a change is never an earlier search's kept page.
+    assert before.structured_content["items"] == []
+    assert [i["id"] for i in after.structured_content["items"]] == saved.structured_content["ids"]
