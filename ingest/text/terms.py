@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 # Words whose final "s" is not a plural ending (or whose singular is another word).
 NOT_PLURAL = frozenset(
@@ -132,6 +133,44 @@ def closed_compounds(text: str) -> tuple[str, ...]:
 
 
 _POSSESSIVE = re.compile(r"(?<=\w)['’][sS](?!\w)")
+
+
+MIN_STEM = 4  # "coping" is not "cop", "gaming" not "gam"; "mapping" is "mapp", then map
+
+
+@lru_cache(maxsize=65536)
+def inflection_stem(word: str) -> str:
+    """A folded Latin word without its inflection, the same for each of its forms: plural
+    "-s", "-ing", "-ed", a final "e" ("regulate", "regulated", "regulating": regulat;
+    "mapping", "maps": map; "recordings": record). Derivations stay apart ("automation" is not
+    "automate", "productive" not "product"): they often name something else."""
+    if word in NOT_PLURAL or len(word) < MIN_PLURAL_WORD:
+        return word
+    stem = word
+    if stem.endswith("s") and not stem.endswith(_SINGULAR_S_ENDINGS):
+        if stem.endswith("ies"):
+            stem = stem[:-3] + "y"
+        elif stem.endswith("es") and stem[:-2].endswith(_SIBILANT_ENDINGS):
+            stem = stem[:-2]
+        else:
+            stem = stem[:-1]
+    for ending in ("ing", "ed"):
+        rest = stem[: -len(ending)]
+        if (
+            stem.endswith(ending)
+            and len(rest) >= MIN_STEM
+            and _VOWELS.intersection(rest)
+            and not stem.endswith("eed")  # "speed", "need"
+        ):
+            stem = rest
+            if rest[-1] == rest[-2] and rest[-1] not in "aeiouslz":
+                stem = rest[:-1]  # "mapping": map
+            break
+    if stem.endswith("e") and len(stem) > MIN_STEM:
+        stem = stem[:-1]
+    if stem.endswith("y"):
+        stem = stem[:-1] + "i"  # "carries", "carried", "carry"
+    return stem
 
 
 def without_possessives(text: str) -> str:

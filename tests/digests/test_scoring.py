@@ -203,6 +203,24 @@ def test_a_word_written_closed_is_found_written_with_hyphens():
     assert once < twice
 
 
+def test_a_word_is_found_in_its_other_inflections_at_half_its_weight():
+    assert matched(["jazz records"], "Rare jazz recordings from 1962") == ["jazz records"]
+    assert matched(["exploited"], "How attackers exploit the flaw") == ["exploited"]
+    assert matched(["mapping community"], "The community that maps the world") == [
+        "mapping community"
+    ]
+    # Derivations and short stems are other words; "canning" is not the word "can".
+    assert matched(["productive"], "A product launch") == []
+    assert matched(["automate"], "Home automation") == []
+    assert matched(["canning"], "You can do it") == []
+    assert matched(["coping"], "The cop said no") == []
+    exact, inflected, none = scores(
+        ["exploited"],
+        [("Bug exploited in the wild", ""), ("Bug exploits in the wild", ""), *FILLER[:2]],
+    )[:3]
+    assert exact > inflected > none == 0
+
+
 def test_a_possessive_is_the_word_it_is_said_of():
     # An interest's possessive is its word ("Japan's" of "Japan's new prime minister"), and a
     # phrase is found with or without one, either apostrophe.

@@ -71,3 +71,24 @@ def test_a_word_written_with_hyphens_is_read_closed_too():
     # read in one pass.
     assert closed_compounds("-\x00" * 50_000) == ()
     assert closed_compounds("a-" * 200_000 + "b") == ("a" * 200_000 + "b",)
+
+
+def test_a_words_inflections_share_one_stem_and_its_derivations_do_not():
+    from ingest.text.terms import inflection_stem
+
+    def same(*words):
+        return len({inflection_stem(word) for word in words}) == 1
+
+    assert same("records", "recording", "recordings", "recorded", "record")
+    assert same("regulate", "regulates", "regulated", "regulating")
+    assert same("mapping", "maps", "mapped", "map")
+    assert same("exploited", "exploits", "exploit")
+    assert same("carries", "carried", "carry")
+    # Another word, not another form: derivations, short stems, "-eed" words, and the
+    # words whose "s" is no plural.
+    assert not same("automation", "automate")
+    assert not same("productive", "product")
+    assert not same("coping", "cop")
+    assert not same("gaming", "gam")
+    assert not same("speeding", "spe")
+    assert inflection_stem("news") == "news" and inflection_stem("status") == "status"
