@@ -660,11 +660,19 @@ def _interest_counts(query: Query, docs: Sequence[Document]) -> list[dict[str, M
     """The interests' own words, substrings and phrases in each field of each document."""
     matcher = query._matcher
     known = matcher.found
+    # A word of a stem begins with all of it but its last letter ("carri": "carry"); a
+    # document without any of these has no word to stem for this query.
+    stem_starts = tuple({stem[:-1] for stem in query.stems})
     all_counts = []
     for doc in docs:
         counts = known.get(doc)
         if counts is None:
-            stems = doc.stems() if query.stems else (None, None)
+            if stem_starts and any(
+                start in doc.title or start in doc.summary for start in stem_starts
+            ):
+                stems = doc.stems()
+            else:
+                stems = (None, None)
             title = _interest_found(query, doc.title, doc.closed[0], stems[0])
             summary = _interest_found(query, doc.summary, doc.closed[1], stems[1])
             counts = {"title": title, "summary": summary} if title or summary else _NO_COUNTS

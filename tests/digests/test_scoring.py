@@ -221,6 +221,17 @@ def test_a_word_is_found_in_its_other_inflections_at_half_its_weight():
     assert exact > inflected > none == 0
 
 
+def test_only_a_document_that_may_hold_an_inflection_is_cut_into_stems():
+    # Stemming every word of every cold candidate was most of a ranking's time; a document
+    # without the start of any query stem ("exploit" of "exploited") cannot hold one.
+    interests = Interests.build(["exploited"], [])
+    maybe = Document("Attackers exploit the flaw", "")
+    never = Document("A quiet week", "Gardening and the weather.")
+    found, nothing = rank(interests, [maybe, never])
+    assert found.matched == ["exploited"] and nothing.score == 0
+    assert maybe._stems is not None and never._stems is None
+
+
 def test_a_possessive_is_the_word_it_is_said_of():
     # An interest's possessive is its word ("Japan's" of "Japan's new prime minister"), and a
     # phrase is found with or without one, either apostrophe.
