@@ -111,6 +111,10 @@ class Candidate:
         return self.evidence.field
 
     @property
+    def in_title(self) -> list[str]:
+        return self.evidence.in_title
+
+    @property
     def related(self) -> list[str]:
         """The feedback words it has (scoring.expansion_terms)."""
         return self.evidence.expansions

@@ -598,7 +598,7 @@ class Relevance:
         self.disliked: list[str] = []
         self.muted_source = ""
         self._evidence = evidence  # (weighted parts, per-field counts, query) when matched
-        self._why: tuple[list[str], str | None, list[str]] | None = None
+        self._why: tuple[list[str], str | None, list[str], list[str]] | None = None
 
     @property
     def matched(self) -> list[str]:
@@ -606,15 +606,21 @@ class Relevance:
 
     @property
     def field(self) -> str | None:
+        """ "title" when its title says any of the matched interests, else "summary"."""
         return self._explained()[1]
 
     @property
     def expansions(self) -> list[str]:
         return self._explained()[2]
 
-    def _explained(self) -> tuple[list[str], str | None, list[str]]:
+    @property
+    def in_title(self) -> list[str]:
+        """The matched interests (or words) its title says all of."""
+        return self._explained()[3]
+
+    def _explained(self) -> tuple[list[str], str | None, list[str], list[str]]:
         if self._why is None:
-            self._why = _why(*self._evidence) if self._evidence else ([], None, [])
+            self._why = _why(*self._evidence) if self._evidence else ([], None, [], [])
         return self._why
 
     def __repr__(self) -> str:
@@ -868,18 +874,29 @@ def _relevance(
 
 def _why(weighted: dict, counts: dict, query: Query):
     """The interests an item matched (an interest is named when the item has all of its words;
-    otherwise the words it has), the field they are in, and its feedback words."""
-    named = [
-        term
-        for term, parts in query.parts
-        if all(part in weighted for part in parts if part[0] != "p")
-    ]
-    matched_words = [query.surfaces[v] for k, v in weighted if k == "w"]
-    matched_words += [query.substrings[v] for k, v in weighted if k == "s"]
+    otherwise the words it has), the field they are in, its feedback words, and the matched
+    interests or words its title says all of (the rest it says with its summary's help)."""
+    title = counts["title"]
+    named, named_in_title = [], []
+    for term, parts in query.parts:
+        words = [part for part in parts if part[0] != "p"]
+        if all(part in weighted for part in words):
+            named.append(term)
+            if all(part in title for part in words):
+                named_in_title.append(term)
+    if named:
+        matched, in_title = named, named_in_title
+    else:
+        shown = [(query.surfaces[v], (k, v)) for k, v in weighted if k == "w"]
+        shown += [(query.substrings[v], (k, v)) for k, v in weighted if k == "s"]
+        matched = list(dict.fromkeys(text for text, _part in shown))
+        said = {text for text, part in shown if part in title}
+        in_title = [text for text in matched if text in said]
     return (
-        named or list(dict.fromkeys(matched_words)),
-        "title" if counts["title"] else "summary",
+        matched,
+        "title" if in_title else "summary",
         [query.expansions[v] for k, v in weighted if k == "x"],
+        in_title,
     )
 
 

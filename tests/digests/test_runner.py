@@ -43,6 +43,28 @@ def test_it_delivers_matching_items_best_first_with_a_reason(alice, now):
     assert "Sources:" in run.narrative_md
 
 
+def test_the_reason_says_only_what_the_title_says_is_in_the_title(alice, now):
+    add_item(
+        "PostgreSQL 18 released",
+        description="What the new vacuum does for a busy database.",
+        now=now,
+    )
+    add_item("Vacuum tuning", description="A PostgreSQL guide.", now=now)
+    subscription = create_subscription(
+        alice,
+        {"name": "PG", "interests": ["PostgreSQL", "vacuum"], "cron": "0 8 * * *", "min_score": 0},
+        now=now,
+    )
+    run = run_once(subscription, now)
+    reasons = dict(run.items.values_list("title", "reason"))
+    assert reasons["PostgreSQL 18 released"].startswith(
+        "matches PostgreSQL in the title; matches vacuum in the summary;"
+    )
+    assert reasons["Vacuum tuning"].startswith(
+        "matches vacuum in the title; matches PostgreSQL in the summary;"
+    )
+
+
 def test_negative_keywords_exclude_items(alice, now):
     add_item("PostgreSQL job openings", now=now)
     add_item("PostgreSQL vacuum explained", now=now)

@@ -232,6 +232,28 @@ def test_only_a_document_that_may_hold_an_inflection_is_cut_into_stems():
     assert maybe._stems is not None and never._stems is None
 
 
+def test_the_title_is_named_for_the_interests_it_says_all_of():
+    # "why selected" said "matches releases, open, source in the title" when only "release"
+    # was in it (the demo's "new open-source database releases and benchmarks").
+    split = relevance(
+        Interests.build(["open-source database", "releases"], []),
+        title="Release notes",
+        summary="An open-source database, version 18.",
+    )
+    assert split.matched == ["open-source database", "releases"]
+    assert split.in_title == ["releases"] and split.field == "title"
+    words = relevance(
+        Interests.build(["open-source database releases"], []),
+        title="Release notes",
+        summary="From an open-source project.",
+    )
+    assert words.matched == ["releases", "open", "source"] and words.in_title == ["releases"]
+    summary_only = relevance(
+        Interests.build(["PostgreSQL"], []), title="Notes", summary="PostgreSQL 18."
+    )
+    assert summary_only.in_title == [] and summary_only.field == "summary"
+
+
 def test_a_possessive_is_the_word_it_is_said_of():
     # An interest's possessive is its word ("Japan's" of "Japan's new prime minister"), and a
     # phrase is found with or without one, either apostrophe.
