@@ -6,6 +6,11 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import os
+import signal
+import subprocess
+import sys
+import time
 from datetime import UTC, datetime
 from types import SimpleNamespace
 
@@ -17,6 +22,7 @@ from digests.narrative import writer
 from ingest.models import ContentItem, ContentItemSource
 from tests.bench import __main__ as bench
 from tests.bench import cache as cache_bench
+from tests.bench import cpu_time
 from tests.bench.generate import TextBank, add_items, add_subscriptions, load_rows, make_sources
 from tests.bench.interleave import interleaved_ratio
 from tests.bench.sizes import SIZES, every_nth
@@ -201,3 +207,55 @@ def test_benchmark_databases_left_for_later_are_all_dropped(tmp_path, monkeypatc
     dropper.drop_named()
     dropper.finish()
     assert existing() == []
+
+
+@pytest.mark.skipif(not cpu_time.PROC.is_dir(), reason="CPU time is read from /proc")
+def test_cpu_time_goes_to_the_server_that_spent_it_and_to_the_load_generator(tmp_path):
+    spin = (
+        "import time\n"
+        "end = time.process_time() + {seconds}\n"
+        "while time.process_time() < end: pass\n"
+    )
+    done = tmp_path / "worker-done"
+    # A "server" whose worker waits a moment, spins for 0.4 s of CPU, says so, and stays.
+    worker = f"import pathlib, time\ntime.sleep(0.5)\n{spin.format(seconds=0.4)}"
+    worker += f"pathlib.Path({str(done)!r}).touch()\ntime.sleep(60)\n"
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            f"import subprocess, sys, time\nsubprocess.Popen([sys.executable, '-c', {worker!r}])\n"
+            "time.sleep(60)\n",
+        ]
+    )
+    try:
+        before = cpu_time.Snapshot.take(server.pid)
+        # The "load generator": a child this process waits for, spinning 0.3 s.
+        subprocess.run([sys.executable, "-c", spin.format(seconds=0.3)], check=True)
+        deadline = time.monotonic() + 30
+        while not done.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        spent = cpu_time.Snapshot.take(server.pid).seconds_since(before)
+    finally:
+        for process in cpu_time._processes().items():
+            if process[1][0] == server.pid:
+                os.kill(process[0], signal.SIGKILL)
+        server.kill()
+        server.wait()
+    assert done.exists()
+    assert spent["app"] >= 0.35 and spent["client"] >= 0.25
+    figures = cpu_time.per_request_ms(spent, requests=100)
+    assert figures["server_cpu_ms"] == pytest.approx(
+        figures["app_cpu_ms"] + figures["database_cpu_ms"], abs=0.002
+    )
+    assert cpu_time.per_request_ms(spent, requests=0) == {}
+
+
+def test_a_database_backend_is_told_by_its_process_title():
+    assert cpu_time.backend_database("postgres: 15/main: app tidings 127.0.0.1(5432) idle") == (
+        "tidings"
+    )
+    assert cpu_time.backend_database("postgres: app tidings [local] SELECT") == "tidings"
+    assert cpu_time.backend_database("postgres: 15/main: checkpointer") is None
+    assert cpu_time.backend_database("postgres: checkpointer") is None
+    assert cpu_time.backend_database("/usr/lib/postgresql/15/bin/postgres -D /data") is None

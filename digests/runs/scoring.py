@@ -606,7 +606,7 @@ class Relevance:
 
     @property
     def field(self) -> str | None:
-        """ "title" when its title says any of the matched interests, else "summary"."""
+        """Where the matched interests are said: the title when it says any of them all."""
         return self._explained()[1]
 
     @property

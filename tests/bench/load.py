@@ -22,6 +22,12 @@ first alternating; per measurement the median of the turns and the median of the
 ratios new ÷ old (requests/s), so that load from other work on the machine cancels out. Adds
 `api_uncached` (the API with the page caches off).
 
+Each measurement also reports CPU time per request (tests/bench/cpu_time.py): the server's
+(its gunicorn processes and the PostgreSQL backends; on SQLite the database is inside the
+workers) and the load generator's. Locust runs on the same cores as the server, so requests/s
+compares two servers only as far as the client's share of the machine allows; in turns, old ÷
+new server CPU per request (median of the pairs) is what each request costs each server.
+
 In both modes the throttles keep counting every request, at rates no client reaches here (a
 429 would be cheaper than an answer, and a fast run met the token's 300/min).
 ratio = Inbox requests/s ÷ Inbox with its page cache off (goal ≥ 3). The issue's figure before
@@ -48,6 +54,7 @@ from django.test import override_settings
 from inbox.tokens import issue_token
 from tests.bench import inbox as inbox_bench
 from tests.bench import pages as pages_bench
+from tests.bench.cpu_time import Snapshot, per_request_ms
 
 SIZES = {
     # readers, items per reader, seconds per measurement
@@ -90,8 +97,12 @@ def _public_topic() -> list[str]:
     return ["/", "/topics", topic_page, edition_page]
 
 
-def _locust(user_class: str, host: str, credentials: Path, seconds: int, folder: Path) -> dict:
+def _locust(
+    user_class: str, host: str, credentials: Path, seconds: int, folder: Path, server_pid: int
+) -> dict:
     prefix = folder / user_class
+    database = connection.settings_dict["NAME"] if connection.vendor == "postgresql" else None
+    before = Snapshot.take(server_pid, database)
     subprocess.run(
         [
             sys.executable,
@@ -121,17 +132,22 @@ def _locust(user_class: str, host: str, credentials: Path, seconds: int, folder:
         stdout=subprocess.DEVNULL,
         stderr=open(f"{prefix}.log", "w"),  # noqa: SIM115 - closed with the process
     )
+    spent = Snapshot.take(server_pid, database).seconds_since(before)
     with open(f"{prefix}_stats.csv") as file:
         rows = {row["Name"]: row for row in csv.DictReader(file)}
     total = rows["Aggregated"]
     if total["Request Count"] == "0":
         raise RuntimeError(f"locust made no request:\n{Path(f'{prefix}.log').read_text()[-3000:]}")
+    requests = int(total["Request Count"])
     return {
-        "requests": int(total["Request Count"]),
+        "requests": requests,
         "errors": int(total["Failure Count"]),
         "requests_per_second": round(float(total["Requests/s"]), 1),
         "p50_ms": float(total["50%"]),
         "p99_ms": float(total["99%"]),
+        # What each request cost the server (gunicorn and the database) and the load
+        # generator, in CPU time: the client shares the cores (tests/bench/cpu_time.py).
+        **per_request_ms(spent, requests),
     }
 
 
@@ -173,7 +189,7 @@ def _measure(folder, credentials, seconds, cache_seconds, measured, sessions, to
         host = f"http://127.0.0.1:{port}"
         _warm_up(host, paths, sessions[0], tokens[0])
         return {
-            name: _locust(user_class, host, credentials, seconds, folder)
+            name: _locust(user_class, host, credentials, seconds, folder, server.pid)
             for name, user_class in measured
         }
     finally:
@@ -218,7 +234,14 @@ def _turns(size, baseline: Path, folder, credentials, sessions, tokens, paths) -
                     order = ("old", "new") if pair % 2 == 0 else ("new", "old")
                     for side in order:
                         turns[side].append(
-                            _locust(user_class, hosts[side], credentials, seconds, folder)
+                            _locust(
+                                user_class,
+                                hosts[side],
+                                credentials,
+                                seconds,
+                                folder,
+                                servers[side].pid,
+                            )
                         )
                 results[name] = _summary(turns)
         finally:
@@ -261,11 +284,11 @@ def _summary(turns: dict) -> dict:
     def median(side, key):
         return round(statistics.median(t[key] for t in turns[side]), 1)
 
+    pairs = list(zip(turns["old"], turns["new"], strict=True))
     ratios = [
-        new["requests_per_second"] / max(old["requests_per_second"], 0.01)
-        for old, new in zip(turns["old"], turns["new"], strict=True)
+        new["requests_per_second"] / max(old["requests_per_second"], 0.01) for old, new in pairs
     ]
-    return {
+    summary = {
         **{
             f"{side}_{key}": median(side, key)
             for side in ("old", "new")
@@ -275,6 +298,15 @@ def _summary(turns: dict) -> dict:
         "pair_ratios": [round(r, 2) for r in ratios],
         "ratio": round(statistics.median(ratios), 2),
     }
+    if all("server_cpu_ms" in t for side in turns.values() for t in side):
+        for side in ("old", "new"):
+            for key in ("server_cpu_ms", "app_cpu_ms", "database_cpu_ms", "client_cpu_ms"):
+                summary[f"{side}_{key}"] = round(statistics.median(t[key] for t in turns[side]), 3)
+        # How many times less CPU the new server spends on a request, pair by pair.
+        cpu_ratios = [old["server_cpu_ms"] / max(new["server_cpu_ms"], 0.001) for old, new in pairs]
+        summary["server_cpu_pair_ratios"] = [round(r, 2) for r in cpu_ratios]
+        summary["server_cpu_ratio"] = round(statistics.median(cpu_ratios), 2)
+    return summary
 
 
 def run(size: str = "full") -> dict:
@@ -373,6 +405,15 @@ def describe(result: dict) -> list[str]:
                 f"p50 {r['new_p50_ms']:>5.0f} ms | new ÷ old {r['ratio']} "
                 f"(pairs {r['pair_ratios']}) errors {r['errors']}"
             )
+            if "server_cpu_ratio" in r:
+                lines.append(
+                    f"  {'':<14} CPU per request, server (app + database) old "
+                    f"{r['old_server_cpu_ms']} ms ({r['old_app_cpu_ms']} + "
+                    f"{r['old_database_cpu_ms']}) | new {r['new_server_cpu_ms']} ms "
+                    f"({r['new_app_cpu_ms']} + {r['new_database_cpu_ms']}) | old ÷ new "
+                    f"{r['server_cpu_ratio']} (pairs {r['server_cpu_pair_ratios']}); the load "
+                    f"generator {r['old_client_cpu_ms']} / {r['new_client_cpu_ms']} ms"
+                )
         return lines
     lines = [
         f"load benchmark on {result['database']} — gunicorn with 2 workers, locust with "
@@ -383,10 +424,16 @@ def describe(result: dict) -> list[str]:
     ]
     for name in ("public", "inbox_uncached", "inbox", "api"):
         figures = result[name]
+        cpu = (
+            f"  CPU per request: server {figures['server_cpu_ms']} ms, load generator "
+            f"{figures['client_cpu_ms']} ms"
+            if "server_cpu_ms" in figures
+            else ""
+        )
         lines.append(
             f"  {name:<14} {figures['requests_per_second']:>7.1f} requests/s  "
             f"p50 {figures['p50_ms']:>6.0f} ms  p99 {figures['p99_ms']:>6.0f} ms  "
-            f"errors {figures['errors']} of {figures['requests']:,}"
+            f"errors {figures['errors']} of {figures['requests']:,}{cpu}"
         )
     lines.append(
         f"  ratio (Inbox ÷ Inbox with its page cache off, requests/s; goal ≥ 3): {result['ratio']}"
