@@ -226,7 +226,8 @@ def test_cpu_time_goes_to_the_server_that_spent_it_and_to_the_load_generator(tmp
             "-c",
             f"import subprocess, sys, time\nsubprocess.Popen([sys.executable, '-c', {worker!r}])\n"
             "time.sleep(60)\n",
-        ]
+        ],
+        start_new_session=True,  # stopped with its worker below
     )
     try:
         before = cpu_time.Snapshot.take(server.pid)
@@ -237,10 +238,7 @@ def test_cpu_time_goes_to_the_server_that_spent_it_and_to_the_load_generator(tmp
             time.sleep(0.05)
         spent = cpu_time.Snapshot.take(server.pid).seconds_since(before)
     finally:
-        for process in cpu_time._processes().items():
-            if process[1][0] == server.pid:
-                os.kill(process[0], signal.SIGKILL)
-        server.kill()
+        os.killpg(server.pid, signal.SIGKILL)
         server.wait()
     assert done.exists()
     assert spent["app"] >= 0.35 and spent["client"] >= 0.25

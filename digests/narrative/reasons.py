@@ -95,16 +95,16 @@ def parts_for(candidate, zone: str | None) -> list[list]:
     if c.llm_reason:
         parts.append(part(MODEL, text=c.llm_reason.rstrip(".")))
     elif c.matched:
-        field = c.field if c.field in ("title", "summary") else "text"
-        shown = c.matched[:TERMS_SHOWN]
-        in_title = [term for term in shown if term in c.in_title] if field == "title" else []
-        if in_title and len(in_title) < len(shown):
-            # Only what the title says is said to be in it; the rest is found with the summary.
+        # Only what the title says is said to be in it, first; the rest is found with the
+        # summary's help.
+        in_title = [term for term in c.matched if term in c.in_title][:TERMS_SHOWN]
+        rest = [term for term in c.matched if term not in in_title]
+        if in_title:
             parts.append(part("matches", terms=in_title, field="title"))
-            rest = [term for term in shown if term not in in_title]
-            parts.append(part("matches", terms=rest, field="summary"))
-        else:
-            parts.append(part("matches", terms=shown, field=field))
+        if rest[: TERMS_SHOWN - len(in_title)]:
+            parts.append(
+                part("matches", terms=rest[: TERMS_SHOWN - len(in_title)], field="summary")
+            )
     elif not c.related:
         parts.append(part("followed_source"))
     if c.related and not c.llm_reason:

@@ -598,7 +598,7 @@ class Relevance:
         self.disliked: list[str] = []
         self.muted_source = ""
         self._evidence = evidence  # (weighted parts, per-field counts, query) when matched
-        self._why: tuple[list[str], str | None, list[str], list[str]] | None = None
+        self._why: tuple[list[str], list[str], list[str]] | None = None
 
     @property
     def matched(self) -> list[str]:
@@ -607,20 +607,20 @@ class Relevance:
     @property
     def field(self) -> str | None:
         """Where the matched interests are said: the title when it says any of them all."""
-        return self._explained()[1]
+        return ("title" if self.in_title else "summary") if self.matched else None
 
     @property
     def expansions(self) -> list[str]:
-        return self._explained()[2]
+        return self._explained()[1]
 
     @property
     def in_title(self) -> list[str]:
         """The matched interests (or words) its title says all of."""
-        return self._explained()[3]
+        return self._explained()[2]
 
-    def _explained(self) -> tuple[list[str], str | None, list[str], list[str]]:
+    def _explained(self) -> tuple[list[str], list[str], list[str]]:
         if self._why is None:
-            self._why = _why(*self._evidence) if self._evidence else ([], None, [], [])
+            self._why = _why(*self._evidence) if self._evidence else ([], [], [])
         return self._why
 
     def __repr__(self) -> str:
@@ -874,8 +874,8 @@ def _relevance(
 
 def _why(weighted: dict, counts: dict, query: Query):
     """The interests an item matched (an interest is named when the item has all of its words;
-    otherwise the words it has), the field they are in, its feedback words, and the matched
-    interests or words its title says all of (the rest it says with its summary's help)."""
+    otherwise the words it has), its feedback words, and the matched interests or words its
+    title says all of (the rest it says with its summary's help)."""
     title = counts["title"]
     named, named_in_title = [], []
     for term, parts in query.parts:
@@ -892,12 +892,7 @@ def _why(weighted: dict, counts: dict, query: Query):
         matched = list(dict.fromkeys(text for text, _part in shown))
         said = {text for text, part in shown if part in title}
         in_title = [text for text in matched if text in said]
-    return (
-        matched,
-        "title" if in_title else "summary",
-        [query.expansions[v] for k, v in weighted if k == "x"],
-        in_title,
-    )
+    return matched, [query.expansions[v] for k, v in weighted if k == "x"], in_title
 
 
 def rank(

@@ -65,6 +65,25 @@ def test_the_reason_says_only_what_the_title_says_is_in_the_title(alice, now):
     )
 
 
+def test_the_reason_names_what_the_title_says_first_even_past_the_terms_shown(alice, now):
+    # Four terms are named; the one the title says must not be cut for the summary's.
+    add_item("Epsilon notes", description="On alpha, beta, gamma and delta.", now=now)
+    subscription = create_subscription(
+        alice,
+        {
+            "name": "Letters",
+            "interests": ["alpha", "beta", "gamma", "delta", "epsilon"],
+            "cron": "0 8 * * *",
+            "min_score": 0,
+        },
+        now=now,
+    )
+    reason = run_once(subscription, now).items.get().reason
+    assert reason.startswith(
+        "matches epsilon in the title; matches alpha, beta, gamma in the summary;"
+    )
+
+
 def test_negative_keywords_exclude_items(alice, now):
     add_item("PostgreSQL job openings", now=now)
     add_item("PostgreSQL vacuum explained", now=now)
