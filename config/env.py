@@ -88,7 +88,7 @@ def parse_database_url(url: str, *, base_dir: Path) -> dict:
             raise ImproperlyConfigured(f"DATABASE_URL={url!r}: the port is not a number.") from None
         options = {key: values[-1] for key, values in parse_qs(parts.query).items()}
         config = {
-            "ENGINE": "django.db.backends.postgresql",
+            "ENGINE": "config.postgresql",
             "NAME": name,
             "USER": unquote(parts.username or ""),
             "PASSWORD": unquote(parts.password or ""),

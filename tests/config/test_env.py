@@ -27,7 +27,7 @@ def test_postgres_url_is_split_into_django_settings():
     config = parse_database_url(
         "postgres://tid:s%40cret@db.internal:6543/tidings?sslmode=require", base_dir=BASE
     )
-    assert config["ENGINE"] == "django.db.backends.postgresql"
+    assert config["ENGINE"] == "config.postgresql"
     assert (config["USER"], config["PASSWORD"], config["HOST"], config["PORT"]) == (
         "tid",
         "s@cret",
