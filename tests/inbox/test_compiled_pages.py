@@ -9,7 +9,7 @@ from django.urls import reverse
 from digests.runs import runner
 from digests.subscriptions.service import create_subscription, request_manual_run
 from inbox import listing
-from inbox.listing import ROW_FIELDS, InboxFilter
+from inbox.listing import MARK_FIELDS, ROW_FIELDS, Cursor, InboxFilter, inbox_page_rows
 from inbox.states import apply_action
 from tests.conftest import api_client_for
 from tests.factories import add_item
@@ -78,13 +78,15 @@ def test_each_compiled_first_page_lists_what_the_orm_lists(alice, delivered, sho
         run_id=runs[0].pk if picked in ("run", "both") else None,
     )
     page_size = listing.PAGE_SIZE
-    compiled = listing._cut_page(
-        alice, inbox_filter, after=None, zone="UTC", page_size=page_size, fields=ROW_FIELDS
-    )
-    by_orm = listing._page_items(alice, inbox_filter, after=None, zone="UTC")
-    rows = list(by_orm.values(*ROW_FIELDS)[: page_size + 1])
-    assert compiled == (rows[:page_size], len(rows) > page_size)
-    assert listing._first_page_query(inbox_filter, page_size + 1, ROW_FIELDS) is not None
+    for fields in (ROW_FIELDS, (*ROW_FIELDS, *MARK_FIELDS)):
+        compiled = listing._cut_page(
+            alice, inbox_filter, after=None, zone="UTC", page_size=page_size, fields=fields
+        )
+        marks = fields != ROW_FIELDS
+        by_orm = listing._page_items(alice, inbox_filter, after=None, zone="UTC", marks=marks)
+        rows = list(by_orm.values(*fields)[: page_size + 1])
+        assert compiled == (rows[:page_size], len(rows) > page_size)
+        assert listing._first_page_query(inbox_filter, page_size + 1, fields) is not None
 
 
 def test_only_the_usual_page_size_is_compiled(alice, delivered):
@@ -106,3 +108,39 @@ def test_the_marks_of_a_page_are_the_orms(alice, delivered):
     expected = {s.canonical_url_hash: (s.read_at, s.saved_at, s.not_interested_at) for s in states}
     assert listing.marks_by_hash(alice, hashes) == expected
     assert listing.marks_by_hash(alice, set()) == {}
+
+
+def test_each_row_says_what_its_reader_marked_and_no_one_else(alice, bob, delivered, now):
+    """The marks come with the page's rows (one query): the reader's own, on the first page
+    (compiled) and after a cursor (the ORM's), never another reader's mark of the same item."""
+    from inbox.models import UserContentState
+
+    # Bob got the same items and marked every one of them read and saved.
+    bobs = create_subscription(
+        bob, {"name": "PG", "interests": ["PostgreSQL"], "cron": "0 8 * * *"}, now=now
+    )
+    run = request_manual_run(bobs, now=now)
+    runner.execute_run(run.pk, now=now)
+    for item in run.items.all():
+        apply_action(bob, item, "read", now=now)
+        apply_action(bob, item, "save", now=now)
+    marked = {
+        state.canonical_url_hash: (
+            state.read_at is not None,
+            state.saved_at is not None,
+            state.not_interested_at is not None,
+        )
+        for state in UserContentState.objects.filter(user=alice)
+    }
+    first = inbox_page_rows(alice, InboxFilter(show="all"), page_size=5)
+    after = inbox_page_rows(alice, InboxFilter(show="all"), after=first.next_cursor, page_size=50)
+    rows = first.items + after.items
+    assert isinstance(first.next_cursor, Cursor) and len(rows) == 39  # one dismissed
+    for row in rows:
+        expected = marked.get(row["canonical_url_hash"], (False, False, False))
+        assert (row["read"], row["saved"], row["not_interested"]) == expected
+    assert sum(row["read"] for row in rows) == 2 and sum(row["saved"] for row in rows) == 2
+    dismissed = inbox_page_rows(alice, InboxFilter(show="not_interested")).items
+    assert [(r["read"], r["saved"], r["not_interested"]) for r in dismissed] == [
+        (False, False, True)
+    ]
