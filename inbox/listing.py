@@ -144,6 +144,10 @@ def _marks(user) -> dict[str, Subquery]:
     return {"marks": Subquery(state.annotate(bits=bits).values("bits")[:1])}
 
 
+def _asks_marks(fields) -> bool:
+    return any(name in MARK_FIELDS for name in fields)
+
+
 # Newest brief first (by the run's scheduled time, ties by run id), and inside a brief its own
 # order (best first). The first two keys follow the run_user_recent_idx index (user,
 # -scheduled_at) on both databases, so a page reads a few runs, not the whole Inbox.
@@ -186,8 +190,7 @@ def _cut_page(
     if first_page is not None:
         page = first_page.all(*_first_page_values(user, inbox_filter))
         return page[:page_size], len(page) > page_size
-    marks = any(name in MARK_FIELDS for name in fields)
-    items = _page_items(user, inbox_filter, after=after, zone=zone, marks=marks)
+    items = _page_items(user, inbox_filter, after=after, zone=zone, marks=_asks_marks(fields))
     if items is None:
         return [], False
     if fields:
@@ -233,7 +236,7 @@ def _shaped_page(show: str, picked: tuple[bool, bool], user_id, ids, rows: int, 
         subscription_id=next(ids) if picked[0] else None,
         run_id=next(ids) if picked[1] else None,
     )
-    marks = any(name in MARK_FIELDS for name in fields)
+    marks = _asks_marks(fields)
     return _page_items(user_id, shaped, after=None, zone="UTC", marks=marks).values(*fields)[:rows]
 
 

@@ -3,13 +3,16 @@
 Django registers its own loader for `timestamptz` (to give each value the connection's time
 zone); it subclasses psycopg's pure-Python loader, because psycopg's C one cannot be
 subclassed, so with `psycopg[binary]` installed every timestamp is still parsed in Python
-(Django ticket #36960, psycopg issue #1273). An Inbox page reads about 150 of them: 12 % of
-its time went to parsing dates (py-spy, 2026-11-30). This loader keeps Django's behaviour
-(the value with the connection's time zone, as Django's `BaseTzLoader.load` does) and only
-parses with the C loader that psycopg itself registers for `timestamptz`.
+(Django ticket #36960, psycopg issue #1273): 3.2 times slower to read, 2-3.5 % of an uncached
+Inbox page, which reads about 150 of them (docs/benchmarks.md, 2026-11-30). This loader keeps
+Django's behaviour (the value with the connection's time zone, as Django's
+`BaseTzLoader.load` does) and only parses with the C loader psycopg itself registers for
+`timestamptz`. One loader class per time zone, made once.
 """
 
 from __future__ import annotations
+
+from functools import cache
 
 from django.db.backends.postgresql import base
 from psycopg import adapters
@@ -22,6 +25,7 @@ _TIMESTAMPTZ = adapters.types["timestamptz"].oid
 _PARSER = adapters.get_loader(_TIMESTAMPTZ, Format.TEXT)
 
 
+@cache
 def fast_timestamptz_loader(zone) -> type[Loader]:
     class TimestamptzLoader(Loader):
         # Django compares it with the connection's time zone before each cursor

@@ -99,12 +99,11 @@ def parts_for(candidate, zone: str | None) -> list[list]:
         # summary's help.
         in_title = [term for term in c.matched if term in c.in_title][:TERMS_SHOWN]
         rest = [term for term in c.matched if term not in in_title]
+        rest = rest[: TERMS_SHOWN - len(in_title)]
         if in_title:
             parts.append(part("matches", terms=in_title, field="title"))
-        if rest[: TERMS_SHOWN - len(in_title)]:
-            parts.append(
-                part("matches", terms=rest[: TERMS_SHOWN - len(in_title)], field="summary")
-            )
+        if rest:
+            parts.append(part("matches", terms=rest, field="summary"))
     elif not c.related:
         parts.append(part("followed_source"))
     if c.related and not c.llm_reason:
