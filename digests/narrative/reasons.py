@@ -96,14 +96,15 @@ def parts_for(candidate, zone: str | None) -> list[list]:
         parts.append(part(MODEL, text=c.llm_reason.rstrip(".")))
     elif c.matched:
         # Only what the title says is said to be in it, first; the rest is found with the
-        # summary's help.
+        # summary's help (and the body's, for a short summary the ranker completed from it).
         in_title = [term for term in c.matched if term in c.in_title][:TERMS_SHOWN]
         rest = [term for term in c.matched if term not in in_title]
         rest = rest[: TERMS_SHOWN - len(in_title)]
         if in_title:
             parts.append(part("matches", terms=in_title, field="title"))
         if rest:
-            parts.append(part("matches", terms=rest, field="summary"))
+            field = "text" if c.summary_from_body else "summary"
+            parts.append(part("matches", terms=rest, field=field))
     elif not c.related:
         parts.append(part("followed_source"))
     if c.related and not c.llm_reason:

@@ -15,9 +15,10 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import connections, transaction
-from django.db.models import CharField, F, Q
+from django.db.models import Case, CharField, F, Q, Value, When
 from django.db.models.fields.json import KT
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Coalesce, Length, Substr
+from django.db.models.lookups import LessThan
 from django.utils import translation
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext, ngettext
@@ -34,6 +35,8 @@ from digests.narrative.summaries import TEMPLATE, template_narrative
 from digests.runs import on_run
 from digests.runs.meter import RunMeter
 from digests.runs.scoring import (
+    BODY_HEAD_HTML_CHARS,
+    SHORT_SUMMARY_CHARS,
     Feedback,
     Interests,
     Query,
@@ -43,6 +46,7 @@ from digests.runs.scoring import (
     impact,
     overall,
     rank,
+    ranking_summary,
     weigh_by_source,
 )
 from inbox.models import UserContentState, UserPreference
@@ -101,6 +105,9 @@ class Candidate:
     weighted_source: str = ""
     llm_reason: str = ""  # the model's one-line "why" (digests/ai/relevance.py), when it ran
     strengths: str = ""  # the item's strongest score parts in words (ingest/text/scores.py)
+    # Whether its short summary was ranked completed from its body (scoring.ranking_summary):
+    # what it matched beyond the title is then said to be in the text, not the summary.
+    summary_from_body: bool = False
 
     @property
     def matched(self) -> list[str]:
@@ -236,6 +243,7 @@ ROW_FIELDS = (
     "score_impact",
     "score_quality",
     "strengths",
+    "body_head",
 )
 
 
@@ -270,6 +278,15 @@ def _rows(
             ),
             # One short string extracted by the database, not the whole JSON decoded per row.
             strengths=KT("score_reasons__strengths"),
+            # The start of the body of an item whose own summary is short, read by the
+            # database so a long body never leaves it (scoring.ranking_summary).
+            body_head=Case(
+                When(
+                    LessThan(Length("description"), SHORT_SUMMARY_CHARS),
+                    then=Substr("content_html", 1, BODY_HEAD_HTML_CHARS),
+                ),
+                default=Value(""),
+            ),
         )
         .order_by("-when", "-id")
         .values_list(*ROW_FIELDS)
@@ -417,6 +434,8 @@ def score_candidates(
                 source_weight=weight,
                 weighted_source=weighted_source,
                 strengths=row["strengths"] or "",
+                summary_from_body=bool(row["body_head"])
+                and ranking_summary(row["description"], row["body_head"]) != row["description"],
             )
         )
     scored.sort(key=lambda c: (-c.overall, -c.published_at.timestamp(), c.item_id))

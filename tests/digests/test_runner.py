@@ -84,6 +84,27 @@ def test_the_reason_names_what_the_title_says_first_even_past_the_terms_shown(al
     )
 
 
+def test_a_short_summary_is_ranked_with_the_start_of_its_body_and_shown_as_written(alice, now):
+    said_again = add_item("Kubernetes notes, week 48", description="Notes.", age_hours=5, now=now)
+    said_again.content_html = (
+        "<p>Notes.</p><p>Kubernetes 1.35 ships sidecar containers; Kubernetes operators "
+        "get a new reconcile API.</p>"
+    )
+    said_again.save(update_fields=["content_html"])
+    # Newer, so it would lead if the body were not read.
+    add_item("Kubernetes notes, week 47", description="Notes.", age_hours=1, now=now)
+    subscription = subscribe(alice, now, interests=["Kubernetes", "operators"], min_score=0)
+    selected = runner.preview(subscription, now=now).selected
+    assert [c.title for c in selected] == ["Kubernetes notes, week 48", "Kubernetes notes, week 47"]
+    assert selected[0].relevance > selected[1].relevance
+    assert selected[0].description == "Notes."  # the reader sees the summary as stored
+    # "why selected" does not send the reader to a summary that does not say it.
+    assert "matches Kubernetes in the title; matches operators in the text;" in (
+        selected[0].reason()
+    )
+    assert "in the text" not in selected[1].reason()
+
+
 def test_negative_keywords_exclude_items(alice, now):
     add_item("PostgreSQL job openings", now=now)
     add_item("PostgreSQL vacuum explained", now=now)

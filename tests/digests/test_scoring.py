@@ -3,7 +3,18 @@
 from __future__ import annotations
 
 from digests.runs import scoring
-from digests.runs.scoring import Document, Interests, Query, expansion_terms, rank, relevance
+from digests.runs.scoring import (
+    RANKING_SUMMARY_CHARS,
+    SHORT_SUMMARY_CHARS,
+    Document,
+    Interests,
+    Query,
+    documents,
+    expansion_terms,
+    rank,
+    ranking_summary,
+    relevance,
+)
 
 
 def matched(terms, title, summary=""):
@@ -164,6 +175,46 @@ def test_a_mention_in_a_long_summary_weighs_less_than_in_a_short_one():
         [("A note", "Haskell today."), ("A note", f"{long_text} Haskell today."), *FILLER],
     )
     assert short > long
+
+
+def test_a_short_summary_is_read_with_the_start_of_its_body_said_once():
+    body = "<p>Read on.</p><p>Kubernetes operators reconcile state &amp; report it.</p>"
+    assert ranking_summary("Read on.", body) == (
+        "Read on. Kubernetes operators reconcile state & report it."
+    )
+    # A body that does not begin with the summary follows it whole.
+    assert ranking_summary("Teaser", "<p>Kubernetes</p>") == "Teaser Kubernetes"
+
+
+def test_a_summary_long_enough_is_read_as_written():
+    summary = "x" * SHORT_SUMMARY_CHARS
+    assert ranking_summary(summary, "<p>Kubernetes operators</p>") == summary
+    assert ranking_summary("Read on.", "") == "Read on."
+
+
+def test_the_body_read_for_a_summary_is_bounded_and_never_cut_inside_a_tag_or_word():
+    head = "<p>" + "Kubernetes operators " * 60 + '</p><a href="https://exam'
+    completed = ranking_summary("Read on.", head)
+    assert len(completed) <= RANKING_SUMMARY_CHARS
+    assert completed.endswith(("Kubernetes", "operators"))
+    assert "<" not in ranking_summary("Read on.", '<p>Kubernetes</p><a href="https://exam')
+
+
+def test_one_item_on_its_own_is_read_as_a_run_reads_it():
+    interests = Interests.build(["Kubernetes"], [])
+    body = "<p>Kubernetes 1.35</p>"
+    assert relevance(interests, title="Week 48", summary="Notes.", body=body).score > 0
+    assert relevance(interests, title="Week 48", summary="x" * 200, body=body).score == 0
+
+
+def test_a_candidate_with_a_short_summary_is_ranked_by_what_its_body_says():
+    rows = [
+        {"title": "Week 48", "description": "Notes.", "body_head": "<p>Kubernetes 1.35</p>"},
+        {"title": "Week 47", "description": "Notes.", "body_head": ""},
+    ]
+    with_body, without = rank(Interests.build(["Kubernetes"], []), documents(rows))
+    assert with_body.score > 0
+    assert without.score == 0
 
 
 def test_a_phrase_as_written_counts_more_than_its_words_apart():
