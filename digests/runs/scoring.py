@@ -63,7 +63,7 @@ from operator import attrgetter, itemgetter
 from pathlib import Path
 from types import MappingProxyType
 
-from ingest.text.sanitize import text_of_sanitized
+from ingest.text.sanitize import text_of_sanitized_start
 
 # Impact is a content-level score (SPEC §4.7): its one formula, freshness included, lives with
 # the stored parts in ingest/text/scores.py.
@@ -1136,9 +1136,7 @@ def ranking_summary(description: str, body_head: str) -> str:
     RANKING_SUMMARY_CHARS, without the part of the body that repeats the summary."""
     if len(description) >= SHORT_SUMMARY_CHARS or not body_head:
         return description
-    if body_head.rfind("<") > body_head.rfind(">"):  # cut off inside a tag
-        body_head = body_head[: body_head.rfind("<")]
-    body = text_of_sanitized(body_head)
+    body = text_of_sanitized_start(body_head)
     if description and body.startswith(description[:60]):
         body = body[len(description) :].lstrip()
     room = RANKING_SUMMARY_CHARS - len(description)

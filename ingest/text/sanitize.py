@@ -216,7 +216,12 @@ _BLOCK_TAG = re.compile(rf'</?(?:{"|".join(sorted(_BLOCK_TAGS))})\b(?:[^>"]|"[^"
 
 def _head(markup: str, limit: int) -> str:
     """The start of long `markup`, cut before its last tag and any entity it splits."""
-    head = markup[: limit * _PREFIX_PER_TEXT_CHAR]
+    return _whole_start(markup[: limit * _PREFIX_PER_TEXT_CHAR])
+
+
+def _whole_start(head: str) -> str:
+    """`head`, the start of markup cut anywhere, cut again before its last tag and any entity
+    it splits."""
     head = head[: max(0, head.rfind("<"))] or head
     if head.rfind("&") > head.rfind(";"):
         head = head[: head.rfind("&")]
@@ -246,6 +251,12 @@ def text_of_sanitized(cleaned: str, *, limit: int | None = None) -> str:
     without parsing it again: the allowlist keeps every block tag, and nh3's output is
     serialized the one way _TAG and _BLOCK_TAG expect."""
     return _text_head_first(cleaned, limit, _text_of_cleaned)
+
+
+def text_of_sanitized_start(start: str) -> str:
+    """The text of `start`, the first characters of sanitized markup cut anywhere (a
+    database's substring of the stored body): no half tag or entity shows in it."""
+    return _text_of_cleaned(_whole_start(start))
 
 
 def _text_of_fragment(fragment: str) -> str:

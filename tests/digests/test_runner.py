@@ -9,7 +9,7 @@ from django.core.cache import cache
 from django.db import connection
 
 from digests.models import Run, RunItem, Subscription
-from digests.runs import runner
+from digests.runs import runner, scoring
 from digests.subscriptions.service import create_subscription, request_manual_run
 from inbox.models import UserContentState
 from inbox.states import apply_action
@@ -103,6 +103,25 @@ def test_a_short_summary_is_ranked_with_the_start_of_its_body_and_shown_as_writt
         selected[0].reason()
     )
     assert "in the text" not in selected[1].reason()
+
+
+def test_only_a_short_summary_has_its_body_read_and_never_more_than_the_limit(alice, now):
+    huge = add_item("Kubernetes digest", description="Notes.", now=now)
+    long_summary = add_item("Kubernetes essay", description="Kubernetes. " * 20, now=now)
+    for item in (huge, long_summary):
+        item.content_html = "<p>" + "Kubernetes operators " * 50_000 + "</p>"
+        item.save(update_fields=["content_html"])
+    subscription = subscribe(alice, now, interests=["Kubernetes"])
+    rows = {
+        row["id"]: row
+        for row in runner._rows(
+            subscription, [huge.pk, long_summary.pk], since=now - timedelta(days=2), until=now
+        )
+    }
+    assert len(rows[huge.pk]["body_head"]) == scoring.BODY_HEAD_HTML_CHARS
+    assert rows[long_summary.pk]["body_head"] == ""
+    completed = scoring.ranking_summary("Notes.", rows[huge.pk]["body_head"])
+    assert len(completed) <= scoring.RANKING_SUMMARY_CHARS
 
 
 def test_negative_keywords_exclude_items(alice, now):

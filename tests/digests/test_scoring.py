@@ -198,6 +198,10 @@ def test_the_body_read_for_a_summary_is_bounded_and_never_cut_inside_a_tag_or_wo
     assert len(completed) <= RANKING_SUMMARY_CHARS
     assert completed.endswith(("Kubernetes", "operators"))
     assert "<" not in ranking_summary("Read on.", '<p>Kubernetes</p><a href="https://exam')
+    assert ranking_summary("Read on.", "<p>Kubernetes &amp; Helm &am") == (
+        "Read on. Kubernetes & Helm"  # an entity cut in two is left out, not shown half
+    )
+    assert ranking_summary("Read on.", "<p></p><br><p>") == "Read on."  # nothing but tags
 
 
 def test_one_item_on_its_own_is_read_as_a_run_reads_it():
