@@ -87,16 +87,18 @@ def rerank(
             rescored.append(candidate)
             continue
         relevance = verdict["relevance"]
-        total = round(candidate.overall + 0.5 * (relevance - candidate.relevance))
+        ranking = candidate.overall if candidate.ranking is None else candidate.ranking
+        total = max(0, round(ranking + 0.5 * (relevance - candidate.relevance)))
         rescored.append(
             replace(
                 candidate,
                 relevance=relevance,
-                overall=max(0, min(100, total)),
+                overall=min(100, total),
+                ranking=total,
                 llm_reason=verdict["reason"][:REASON_MAX_CHARS],
             )
         )
-    rescored.sort(key=lambda c: (-c.overall, -c.published_at.timestamp(), c.item_id))
+    rescored.sort(key=lambda c: c.order_key())
     return rescored + rest
 
 

@@ -48,6 +48,7 @@ PHRASES = (
     Phrase("matches", gettext_noop("matches %(terms)s in the text"), (("field", "text"),)),
     Phrase("followed_source", gettext_noop("from a source you follow")),
     Phrase("shares", gettext_noop("shares %(words)s with your best matches")),
+    Phrase("meaning", gettext_noop("close in meaning to your topic")),
     Phrase("liked", gettext_noop("like items you saved or read (%(words)s)")),
     Phrase(
         "disliked", gettext_noop("ranked lower: like items you marked not interested (%(words)s)")
@@ -110,6 +111,8 @@ def parts_for(candidate, zone: str | None) -> list[list]:
     if c.related and not c.llm_reason:
         # Feedback words (digests/runs/scoring.py): what the best matches have in common.
         parts.append(part("shares", words=c.related[:WORDS_SHOWN]))
+    if c.close_in_meaning and not c.llm_reason:
+        parts.append(part("meaning"))
     if c.liked:
         parts.append(part("liked", words=c.liked[:WORDS_SHOWN]))
     if c.disliked:

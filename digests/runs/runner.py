@@ -36,6 +36,7 @@ from digests.runs import on_run
 from digests.runs.meter import RunMeter
 from digests.runs.scoring import (
     BODY_HEAD_HTML_CHARS,
+    MEANING_SAID,
     SHORT_SUMMARY_CHARS,
     Feedback,
     Interests,
@@ -44,6 +45,8 @@ from digests.runs.scoring import (
     documents,
     expansion_terms,
     impact,
+    meaning_points,
+    meaning_topic,
     overall,
     rank,
     ranking_summary,
@@ -90,7 +93,7 @@ class Candidate:
     published_at: datetime
     content_hash: str
     relevance: int
-    overall: int
+    overall: int  # 0-100, as stored and shown: `ranking` capped at 100
     # Why it matched (scoring.Relevance): the interests, the field and the feedback words it
     # has are worked out when first asked for (`matched`, `field`, `related`) — a preview
     # scores hundreds of candidates and shows about ten.
@@ -108,6 +111,16 @@ class Candidate:
     # Whether its short summary was ranked completed from its body (scoring.ranking_summary):
     # what it matched beyond the title is then said to be in the text, not the summary.
     summary_from_body: bool = False
+    # The overall score before its cap, which orders the candidates: closeness in meaning
+    # (scoring.meaning_points) can take several strong matches past 100. None: `overall`.
+    ranking: int | None = None
+    # Whether closeness in meaning lifted it (scoring.MEANING_SAID), which "why selected" says.
+    close_in_meaning: bool = False
+
+    def order_key(self) -> tuple:
+        """Best first; of equals, the newest."""
+        score = self.overall if self.ranking is None else self.ranking
+        return (-score, -self.published_at.timestamp(), self.item_id)
 
     @property
     def matched(self) -> list[str]:
@@ -404,13 +417,15 @@ def score_candidates(
         feedback.apply(ranked, docs, [row["site_name"] for row in rows])
     item_weights = _item_weights(rows, candidates.source_weights)
     weigh_by_source(ranked, [weight for weight, _source in item_weights])
+    meant = meaning_points(meaning_topic(subscription.topic, interests), rows, ranked)
     scored: list[Candidate] = []
-    for row, rel, (weight, weighted_source) in zip(rows, ranked, item_weights, strict=True):
+    for row, rel, (weight, weighted_source), points in zip(
+        rows, ranked, item_weights, meant, strict=True
+    ):
         if rel.score == 0:
             continue
-        total = overall(
-            rel.score, impact(row["score_impact"], row["when"], now), row["score_quality"]
-        )
+        impact_score = impact(row["score_impact"], row["when"], now)
+        total = overall(rel.score, impact_score, row["score_quality"], points)
         if total < subscription.min_score:
             if below is not None:
                 below.append(total)
@@ -426,7 +441,9 @@ def score_candidates(
                 published_at=row["when"],
                 content_hash=row["content_hash"],
                 relevance=rel.score,
-                overall=total,
+                overall=min(100, total),
+                ranking=total,
+                close_in_meaning=points >= MEANING_SAID,
                 evidence=rel,
                 liked=rel.liked,
                 disliked=rel.disliked,
@@ -438,7 +455,7 @@ def score_candidates(
                 and ranking_summary(row["description"], row["body_head"]) != row["description"],
             )
         )
-    scored.sort(key=lambda c: (-c.overall, -c.published_at.timestamp(), c.item_id))
+    scored.sort(key=Candidate.order_key)
     return len(rows), scored
 
 

@@ -122,7 +122,12 @@ def test_pause_resume_and_preview_need_authentication(alice, now):
 
 def test_preview_shows_what_a_run_would_deliver(api, alice, now, frozen):
     add_item("PostgreSQL 18 released", now=now)
-    add_item("PostgreSQL ancient news", now=now, age_hours=24 * 6)
+    add_item(
+        "Ancient news from the garden",
+        description="Tomatoes, roses and a note on the PostgreSQL box in the shed.",
+        now=now,
+        age_hours=24 * 6,
+    )
     add_item("Nothing relevant", now=now)
     subscription = subscribe(alice, now, min_score=70)
 
