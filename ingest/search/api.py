@@ -15,6 +15,10 @@ from ingest.library.api import LibrarySourceSerializer
 from ingest.library.input import SourceInputError
 from ingest.search import service as search
 
+# What clean_search_input keeps: one character that is neither a comma nor a space as
+# Python's str.split() sees one (which also counts the control characters \x1c-\x1f).
+QUERY_PATTERN = r"^[^\x00]*[^\s\x00\x1c-\x1f\x85\xa0,][^\x00]*$"
+
 
 class AddSearchSerializer(StrictSerializer):
     """Shape only: the rules (and their messages) are ingest.search.service.clean_search_input."""
@@ -22,6 +26,7 @@ class AddSearchSerializer(StrictSerializer):
     query = StrictCharField(
         max_length=300,  # ingest.search.service.MAX_QUERY_CHARS
         help_text="Words or phrases; alternatives separated by commas.",
+        schema_pattern=QUERY_PATTERN,
     )
     provider = StrictChoiceField(
         choices=list(search.PROVIDERS),

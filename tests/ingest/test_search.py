@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from datetime import timedelta
 from http.server import BaseHTTPRequestHandler
@@ -23,7 +24,8 @@ from ingest.library.input import SourceInputError
 from ingest.library.sources import add_to_library
 from ingest.models import ContentItem, ContentItemSource, FetchLog, Source, UserSource
 from ingest.refresh.pipeline import refresh_source
-from ingest.search.service import add_search, collect_on_run
+from ingest.search.api import QUERY_PATTERN
+from ingest.search.service import add_search, clean_search_input, collect_on_run
 from tests.factories import add_item
 from tests.loopback import LoopbackServer
 
@@ -391,3 +393,18 @@ def test_the_api_adds_a_search(searxng, alice):
     assert body["config"] == {"provider": "searxng", "query": "PostgreSQL"}
     assert refused.status_code == 400
     assert refused.json()["error"]["fields"] == {"query": "Enter what to search for."}
+
+
+def test_every_query_the_schema_allows_is_one_the_service_takes():
+    """The schema's pattern is what clean_search_input keeps: a fuzzer sending one control
+    character ("\\x1f", which str.split() reads as a space) met a 400 for a schema-valid query."""
+    for code in range(1, 0x3001):
+        char = chr(code)
+        for query in (char, f" {char} ", f"{char},{char}"):
+            allowed = re.fullmatch(QUERY_PATTERN, query) is not None
+            try:
+                clean_search_input(query, "pool")
+                taken = True
+            except SourceInputError:
+                taken = False
+            assert allowed == taken, (hex(code), query)
