@@ -87,8 +87,7 @@ def rerank(
             rescored.append(candidate)
             continue
         relevance = verdict["relevance"]
-        ranking = candidate.overall if candidate.ranking is None else candidate.ranking
-        total = max(0, round(ranking + 0.5 * (relevance - candidate.relevance)))
+        total = max(0, round(candidate.ranking_score + 0.5 * (relevance - candidate.relevance)))
         rescored.append(
             replace(
                 candidate,

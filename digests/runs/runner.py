@@ -117,10 +117,13 @@ class Candidate:
     # Whether closeness in meaning lifted it (scoring.MEANING_SAID), which "why selected" says.
     close_in_meaning: bool = False
 
+    @property
+    def ranking_score(self) -> int:
+        return self.overall if self.ranking is None else self.ranking
+
     def order_key(self) -> tuple:
         """Best first; of equals, the newest."""
-        score = self.overall if self.ranking is None else self.ranking
-        return (-score, -self.published_at.timestamp(), self.item_id)
+        return (-self.ranking_score, -self.published_at.timestamp(), self.item_id)
 
     @property
     def matched(self) -> list[str]:

@@ -48,8 +48,6 @@ def item_text(title: str, summary: str) -> str:
 
 
 def _embedded(texts: list[str]) -> np.ndarray:
-    if not texts:
-        return np.zeros((0, 0), dtype=np.float32)
     return np.asarray(_model().embed(texts, norm=True), dtype=np.float32)
 
 
