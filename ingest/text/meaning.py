@@ -48,7 +48,11 @@ def item_text(title: str, summary: str) -> str:
 
 
 def _embedded(texts: list[str]) -> np.ndarray:
-    return np.asarray(_model().embed(texts, norm=True), dtype=np.float32)
+    # A text the model reads as no token at all has no direction: WordLlama divides by its
+    # zero norm, and one NaN would make the candidates' mean NaN, taking everyone's points.
+    with np.errstate(invalid="ignore", divide="ignore"):
+        vectors = np.asarray(_model().embed(texts, norm=True), dtype=np.float32)
+    return np.nan_to_num(vectors, nan=0.0)
 
 
 def closeness(topic: str, items: Sequence[tuple[int, str]]) -> list[float]:
@@ -76,4 +80,5 @@ def closeness(topic: str, items: Sequence[tuple[int, str]]) -> list[float]:
                 _vectors.clear()  # a whole new pool's worth: start again rather than grow
             _vectors.update(fresh)
     matrix = np.frombuffer(b"".join(found), dtype=np.float16).reshape(len(keys), -1)
-    return (matrix.astype(np.float32) @ _embedded([topic])[0]).tolist()
+    cosines = matrix.astype(np.float32) @ _embedded([topic])[0]
+    return np.clip(cosines, -1.0, 1.0).tolist()  # kept at half precision: 1.00002 happens

@@ -72,3 +72,28 @@ def test_the_text_read_is_the_title_and_the_start_of_the_summary():
     text = meaning.item_text("Title", "word " * 1000)
     assert text.startswith("Title\nword") and len(text) == meaning.MEANING_TEXT_CHARS
     assert meaning.item_text(None, None) == "\n"
+
+
+def test_a_text_with_no_tokens_is_no_closeness_and_spoils_no_other():
+    close = meaning.closeness("rust", [(1, ""), (2, "The Rust programming language")])
+    assert close[0] == 0.0
+    assert close[1] > 0.2
+
+
+def test_odd_input_gives_numbers_in_bounded_time():
+    odd = ["\x00\x01\x1f", "🙂" * 50, "a" * 20_000, "‮rtl‬", "<script>x</script>"]
+    for topic in odd:
+        close = meaning.closeness(topic, [(n, text) for n, text in enumerate(odd)])
+        assert all(-1.0 <= value <= 1.0 for value in close)
+
+
+def test_threads_at_once_get_the_same_answers():
+    from concurrent.futures import ThreadPoolExecutor
+
+    items = [(n, f"Story number {n} about databases") for n in range(200)]
+    alone = meaning.closeness("databases", items)
+    meaning._vectors.clear()
+    with ThreadPoolExecutor(4) as pool:
+        answers = list(pool.map(lambda _: meaning.closeness("databases", items), range(8)))
+    for answer in answers:
+        assert answer == pytest.approx(alone, abs=1e-3)
